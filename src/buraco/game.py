@@ -1,0 +1,1094 @@
+"""The game: a match of Buraco hands under one set of rules.
+
+>>> g = Game("aberto", players=4, seed=1)
+>>> g.to_move, g.phase.name
+(2, 'DRAW')
+>>> [str(a) for a in g.legal_actions()]
+['draw']
+>>> g.apply("draw")
+>>> g.apply("take-pile")
+Traceback (most recent call last):
+...
+buraco.errors.IllegalAction: you have drawn already this turn; now meld, add or discard
+>>> g.clone().to_move
+2
+
+A game is fully defined by its rules, the deck order of each hand (from a seed
+or given), and its actions; see :mod:`buraco.record`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, NamedTuple
+
+from buraco.actions import (
+    DRAW,
+    TAKE_PILE,
+    TURN_UP,
+    Action,
+    Add,
+    Discard,
+    Draw,
+    Meld,
+    MoveWild,
+    Place,
+    TakePile,
+    TurnUp,
+    parse_action,
+)
+from buraco.cards import (
+    CARD_NAMES,
+    JOKER,
+    N_CODES,
+    TWO,
+    Card,
+    build_deck,
+    cards_of,
+    format_cards,
+    is_wild_capable,
+    parse_card,
+)
+from buraco.errors import IllegalAction, NotationError, RulesError
+from buraco.melds import TableMeld
+from buraco.movegen import MoveTables
+from buraco.rules import Rules, make_rules
+
+_DISCARDS = tuple(Discard(c) for c in range(N_CODES))
+
+
+class Phase(IntEnum):
+    """Where the player to move is in the turn."""
+
+    DRAW = 0
+    """Start of the turn: draw from the stock or take the pile."""
+    PLAY = 1
+    """Drawn: meld, add, (us) move a wild, or discard to end the turn."""
+    TOP_MELD = 2
+    """``pile_top_meld``: the pile was taken; its top card must be melded now."""
+    OVER = 3
+    """The hand is over."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """One side's score for a hand: every part and the total."""
+
+    side: int
+    melds: int
+    """Card values of the side's melded cards."""
+    bonuses: int
+    """Canastra bonuses."""
+    hand: int
+    """Minus the card values left in the side's hands (an unplayed morto counts as
+    ``-pot_penalty`` instead when ``unplayed_pot`` is ``penalty``)."""
+    pot: int
+    """Minus the penalty when the side never took its morto."""
+    going_out: int
+    """The going-out bonus."""
+    cut: int
+    """Cut bonus or penalty."""
+    rounding: int
+    """What rounding up to a multiple of 10 added."""
+    canastras: tuple[str, ...] = ()
+    """Kinds of the side's canastras (``clean``, ``dirty``, ...)."""
+
+    @property
+    def total(self) -> int:
+        """The hand's score for the side."""
+        return self.melds + self.bonuses + self.hand + self.pot + self.going_out + self.cut + (
+            self.rounding
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "side": self.side,
+            "melds": self.melds,
+            "bonuses": self.bonuses,
+            "hand": self.hand,
+            "pot": self.pot,
+            "going_out": self.going_out,
+            "cut": self.cut,
+            "rounding": self.rounding,
+            "total": self.total,
+            "canastras": list(self.canastras),
+        }
+
+
+@dataclass
+class HandResult:
+    """How a finished hand ended and what each side scored."""
+
+    number: int
+    dealer: int
+    ended_by: str
+    """``going-out`` or ``stock`` (the stock ran out) or ``blocked`` (no draw possible)."""
+    went_out: int | None
+    """The side that went out, if any."""
+    scores: list[Score]
+    totals: list[int]
+    """Match totals after the hand."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "ended_by": self.ended_by,
+            "went_out": self.went_out,
+            "scores": [s.as_dict() for s in self.scores],
+            "totals": list(self.totals),
+        }
+
+
+class Event(NamedTuple):
+    """One entry of a hand's log: an action by a seat or something that followed it."""
+
+    seat: int
+    action: Action | None
+    card: Card = -1
+    """The card a draw or turn-up took from the stock (private to the seat)."""
+    note: str = ""
+    """A public consequence: ``took the morto``, ``opening short``, ..."""
+    cards: tuple[Card, ...] = ()
+    """The cards of a pile that was taken."""
+
+
+@dataclass
+class HandDeal:
+    """How one hand was dealt: the dealer, the cut and the deck order (top first)."""
+
+    dealer: int
+    cut: int
+    deck: list[Card] = field(default_factory=list)
+
+
+class Game:
+    """A Buraco match (or a single hand) with its full state.
+
+    ``rules`` is a :class:`~buraco.rules.Rules` or a preset name (then
+    ``players`` and ``**options`` complete it). Randomness comes from ``seed``;
+    ``stacked`` gives the deck order of successive hands instead (top card
+    first) and ``cuts`` their cuts (see :class:`HandDeal`). With ``match=False``
+    the game is one hand. ``scores`` sets the sides' match totals at the start.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | str = "aberto",
+        *,
+        players: int | None = None,
+        seed: int | None = None,
+        stacked: Sequence[Sequence[Card | str]] | None = None,
+        cuts: Sequence[int] | None = None,
+        match: bool = True,
+        first_dealer: int | None = None,
+        scores: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+        **options: Any,
+    ) -> None:
+        if isinstance(rules, str):
+            rules = make_rules(rules, players=players, **options)
+        elif players is not None or options:
+            changes = dict(options)
+            if players is not None:
+                changes["players"] = players
+            rules = rules.replace(**changes)
+        self.rules = rules
+        self.tables = _tables_for(rules)
+        self.values = rules.values
+        self.n = rules.players
+        self.k = rules.sides
+        self.side_of = [rules.side_of(s) for s in range(self.n)]
+        self.teammates = [
+            [t for t in range(self.n) if t != s and self.side_of[t] == self.side_of[s]]
+            for s in range(self.n)
+        ]
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        self.seed = seed
+        self.match = match
+        self.names = list(names) if names else [f"Player {s + 1}" for s in range(self.n)]
+        if len(self.names) != self.n:
+            raise RulesError(f"give {self.n} player names, not {len(self.names)}")
+        self._stacked = [_deck_codes(d) for d in stacked] if stacked else []
+        self._cuts = list(cuts) if cuts else []
+        if first_dealer is None:
+            first_dealer = random.Random(f"buraco:{seed}:dealer").randrange(self.n)
+        if not 0 <= first_dealer < self.n:
+            raise RulesError(f"first_dealer must be a seat from 0 to {self.n - 1}")
+        self.first_dealer = first_dealer
+        if scores is not None and len(scores) != self.k:
+            raise RulesError(f"give {self.k} starting scores (one per side), not {len(scores)}")
+        self.totals = list(scores) if scores is not None else [0] * self.k
+        self.start_totals = list(self.totals)
+        self.results: list[HandResult] = []
+        self.deals: list[HandDeal] = []
+        self.hand_events: list[list[Event]] = []
+        self.hand_number = -1
+        self.winner: int | None = None
+        self._deal_next()
+
+    # ================================================================================
+    # dealing
+    # ================================================================================
+    def _deal_next(self) -> None:
+        r = self.rules
+        self.hand_number += 1
+        number = self.hand_number
+        self.dealer = (self.first_dealer + number) % self.n
+        rng = random.Random(f"buraco:{self.seed}:{number}")
+        if number < len(self._stacked):
+            deck = list(self._stacked[number])
+            expected = sorted(build_deck(r.decks, r.jokers_per_deck))
+            if sorted(deck) != expected:
+                raise RulesError(
+                    f"stacked deck of hand {number + 1} is not the {r.deck_size}-card pack of "
+                    f"these rules ({r.decks} decks, {r.jokers_per_deck} jokers each)"
+                )
+            cut = self._cuts[number] if number < len(self._cuts) else 1
+        else:
+            deck = build_deck(r.decks, r.jokers_per_deck)
+            rng.shuffle(deck)
+            cut = rng.randint(-r.cut_spread, r.cut_spread)
+        self.deals.append(HandDeal(self.dealer, cut, list(deck)))
+        self._setup_hand(deck, cut)
+
+    def _setup_hand(self, deck: list[Card], cut: int) -> None:
+        r = self.rules
+        n = self.n
+        self.hands = [[0] * N_CODES for _ in range(n)]
+        self.sizes = [0] * n
+        cutter = (self.dealer - 1) % n
+        pos = 0
+        if r.cutter_keeps_wild and is_wild_capable(deck[0]):
+            self.hands[cutter][deck[0]] += 1
+            self.sizes[cutter] = 1
+            pos = 1
+        self.pots: list[list[Card]] = []
+        for size in r.pot_sizes:
+            self.pots.append(deck[pos : pos + size])
+            pos += size
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        while any(self.sizes[s] < r.hand_size for s in order):
+            for s in order:
+                if self.sizes[s] < r.hand_size:
+                    self.hands[s][deck[pos]] += 1
+                    self.sizes[s] += 1
+                    pos += 1
+        self.pile: list[Card] = []
+        if r.upcard:
+            self.pile.append(deck[pos])
+            pos += 1
+        self.stock: list[Card] = deck[pos:][::-1]  # top card last
+        k = self.k
+        self.melds: list[list[TableMeld]] = [[] for _ in range(k)]
+        self.pot_taken = [False] * k
+        self.unplayed = [False] * n
+        self.hidden = [False] * n
+        self.vulnerable = [
+            r.vulnerable_minimum > 0 and self.totals[s] >= r.vulnerable_threshold for s in range(k)
+        ]
+        self.requirement = [
+            r.vulnerable_minimum if self.vulnerable[s] else r.opening_minimum for s in range(k)
+        ]
+        self.opened = [req == 0 for req in self.requirement]
+        self.staged_value = 0
+        self.cut = cut
+        self.cut_points = [0] * k
+        if r.cut_bonus == "pots" and cut == 0:
+            self.cut_points[self.side_of[cutter]] += r.cut_bonus_points
+        elif r.cut_bonus == "deal":
+            if cut == 0:
+                for s in range(k):
+                    if s != self.side_of[self.dealer]:
+                        self.cut_points[s] += r.cut_bonus_points
+            elif cut < 0:
+                self.cut_points[self.side_of[cutter]] -= r.cut_bonus_points
+        self.turn = order[0]
+        self.phase = Phase.DRAW
+        self.first_card = -1
+        self.first_draw = r.first_card_choice and not self.pile
+        self.taken_top = -1
+        self.moved: set[int] = set()
+        self.last_turn = False
+        self.pile_streak = 0
+        self.went_out = -1
+        self.ended_by = ""
+        self.events: list[Event] = []
+        self.hand_events.append(self.events)
+        self._legal: list[Action] | None = None
+        self.score_cache: list[Score] | None = None
+
+    # ================================================================================
+    # public state
+    # ================================================================================
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return self.n
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or None when the hand is over."""
+        return None if self.phase == Phase.OVER else self.turn
+
+    def is_hand_over(self) -> bool:
+        """Whether the current hand has ended."""
+        return self.phase == Phase.OVER
+
+    def is_match_over(self) -> bool:
+        """Whether the match has a winner (always False in a single-hand game)."""
+        return self.winner is not None
+
+    def is_over(self) -> bool:
+        """Whether nothing more can be played: the match is won, or the single hand ended."""
+        if self.match:
+            return self.winner is not None
+        return self.phase == Phase.OVER
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in a seat's hand (code order). Hidden information: see :meth:`view`."""
+        return cards_of(self.hands[seat])
+
+    def side_melds(self, side: int) -> list[TableMeld]:
+        """A side's melds, in the order they were made (meld number = index + 1)."""
+        return self.melds[side]
+
+    def requirement_left(self, side: int) -> int:
+        """Points the side's first melds must still reach this hand (0 once opened)."""
+        if self.opened[side]:
+            return 0
+        return self.requirement[side]
+
+    # ================================================================================
+    # legal actions
+    # ================================================================================
+    def legal_actions(self) -> Sequence[Action]:
+        """Every legal action of the seat to move, in a fixed order (empty when over).
+
+        The order: turn-up, new melds (runs by suit, then sets), adds, wild moves,
+        discards. The returned list belongs to the game: do not change it.
+        """
+        legal = self._legal
+        if legal is None:
+            phase = self.phase
+            if phase == Phase.PLAY:
+                legal = self._play_actions()
+            elif phase == Phase.DRAW:
+                legal = []
+                if self.stock:
+                    legal.append(DRAW)
+                if (
+                    self.pile
+                    and not self.first_draw
+                    and (
+                        self.pile_streak < self.rules.pile_streak_limit
+                        or not self.rules.pile_streak_limit
+                    )
+                    and self._pile_takeable()
+                ):
+                    legal.append(TAKE_PILE)
+            elif phase == Phase.TOP_MELD:
+                legal = self._top_meld_actions(self.hands[self.turn], self.sizes[self.turn])
+            else:
+                legal = []
+            self._legal = legal
+        return legal
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether an action (or action text) is legal now."""
+        try:
+            act = self.parse(action) if isinstance(action, str) else action
+        except (NotationError, ValueError):
+            return False
+        return act in self.legal_actions()
+
+    def _new_melds(self, h: list[int]) -> list[Action]:
+        tables = self.tables
+        out: list[Action] = []
+        for s in range(4):
+            runs = tables.runs(h, s)
+            if runs:
+                out.extend(runs)
+        if tables.set_ranks:
+            out.extend(tables.sets(h))
+        return out
+
+    def _play_actions(self) -> list[Action]:
+        seat = self.turn
+        h = self.hands[seat]
+        size = self.sizes[seat]
+        side = self.side_of[seat]
+        out: list[Action] = []
+        if self.first_card >= 0:
+            out.append(TURN_UP)
+        melds = self._new_melds(h)
+        careful = size <= 15 or self.taken_top >= 0
+        if careful:
+            melds = [m for m in melds if self._meld_ok(m, h, size, side)]  # type: ignore[arg-type]
+        out.extend(melds)
+        side_melds = self.melds[side]
+        for i, m in enumerate(side_melds):
+            cands = m.cands
+            if cands is None:
+                cands = self._candidates(i, m)
+            for c, a in cands:
+                if h[c] and (not careful or self._add_ok(a, h, size, side)):  # type: ignore[arg-type]
+                    out.append(a)  # type: ignore[arg-type]
+        if self.rules.wild_moves:
+            for i, m in enumerate(side_melds):
+                if i not in self.moved:
+                    out.extend(MoveWild(i, p) for p in m.move_options(self.rules))
+        if size == 1 or self.taken_top >= 0:
+            for c in range(N_CODES):
+                if h[c] and self._discard_ok(c, h, size, side):
+                    out.append(_DISCARDS[c])
+        else:
+            for c in range(N_CODES):
+                if h[c]:
+                    out.append(_DISCARDS[c])
+        return out
+
+    def _candidates(self, index: int, m: TableMeld) -> list[tuple[int, Action]]:
+        cands: list[tuple[int, Action]] = [
+            (c, Add(index, c, p)) for c, p in m.add_options(self.rules)
+        ]
+        m.cands = cands  # type: ignore[assignment]
+        return cands
+
+    def _top_meld_actions(self, h: list[int], size: int) -> list[Action]:
+        """Melds and adds that use the pile's top card (``pile_top_meld``)."""
+        top = self.taken_top
+        seat = self.turn
+        side = self.side_of[seat]
+        need = 0 if self.opened[side] else self.requirement[side]
+        values = self.values
+        out: list[Action] = []
+        for m in self._new_melds(h):
+            assert isinstance(m, Meld)
+            if top in m.cards and self._meld_ok(m, h, size, side):
+                if need and sum(values[c] for c in m.cards) < need:
+                    continue
+                out.append(m)
+        if not is_wild_capable(top) and not need:
+            for i, tm in enumerate(self.melds[side]):
+                for c, p in tm.add_options(self.rules):
+                    if c == top:
+                        a = Add(i, c, p)
+                        if self._add_ok(a, h, size, side):
+                            out.append(a)
+        return out
+
+    def _pile_takeable(self) -> bool:
+        if not self.rules.pile_top_meld:
+            return True
+        # the top card must be melded at once: look at the hand with the pile added
+        seat = self.turn
+        h = list(self.hands[seat])
+        for c in self.pile:
+            h[c] += 1
+        saved = self.taken_top
+        self.taken_top = self.pile[-1]
+        try:
+            return bool(self._top_meld_actions(h, self.sizes[seat] + len(self.pile)))
+        finally:
+            self.taken_top = saved
+
+    # ----- never stranded (RULINGS 8) --------------------------------------------------
+    def _can_empty(self, side: int, by_discard: bool, card: int, canastra: bool) -> bool:
+        """Whether emptying the hand is allowed: it takes a morto or goes out legally."""
+        if not self.pot_taken[side] and self.pots:
+            return True
+        r = self.rules
+        if not self.pot_taken[side]:
+            return False
+        if not canastra:
+            return False
+        if not by_discard:
+            return r.go_out_discard == "optional"
+        return r.go_out_wild_discard or not is_wild_capable(card)
+
+    def _has_canastra(self, side: int, skip: int = -1) -> bool:
+        need_clean = self.rules.go_out_canastra == "clean"
+        for i, m in enumerate(self.melds[side]):
+            if i != skip and m.size >= 7 and (m.wild < 0 or not need_clean) and not m.staged:
+                return True
+        return False
+
+    def _qualifies(self, m: TableMeld) -> bool:
+        return m.size >= 7 and (m.wild < 0 or self.rules.go_out_canastra == "any")
+
+    def _left_ok(self, h: list[int], size: int, side: int, used: dict[int, int],
+                 canastra: bool, staged_after: int) -> bool:
+        """Whether a meld or add using ``used`` leaves a playable hand."""
+        left = size - sum(used.values())
+        top = self.taken_top
+        short = not self.opened[side] and staged_after < self.requirement[side]
+        if left == 0:
+            return not short and self._can_empty(side, False, -1, canastra)
+        if left == 1:
+            last = next(c for c in range(N_CODES) if h[c] - used.get(c, 0) > 0)
+            if last == top and self.rules.keep_taken_top:
+                return False  # the taken top card would be left alone, and it may not be discarded
+            if not short:
+                return self._can_empty(side, True, last, canastra)
+        return True
+
+    def _meld_ok(self, m: Meld, h: list[int], size: int, side: int) -> bool:
+        cards = m.cards
+        if size - len(cards) >= 2 and self.taken_top < 0:
+            return True
+        used: dict[int, int] = {}
+        for c in cards:
+            used[c] = used.get(c, 0) + 1
+        shape = self.tables.shape(cards)
+        assert isinstance(shape, TableMeld)
+        canastra = self._has_canastra(side) or self._qualifies(shape)
+        staged = self.staged_value + (shape.value if not self.opened[side] else 0)
+        return self._left_ok(h, size, side, used, canastra, staged)
+
+    def _add_ok(self, a: Add, h: list[int], size: int, side: int) -> bool:
+        if size >= 3 and self.taken_top < 0:
+            return True
+        m = self.melds[side][a.meld].copy()
+        m.apply_add(a.card, a.place, self.values[a.card])
+        canastra = self._has_canastra(side, skip=a.meld) or self._qualifies(m)
+        staged = self.staged_value + (self.values[a.card] if not self.opened[side] else 0)
+        return self._left_ok(h, size, side, {a.card: 1}, canastra, staged)
+
+    def _discard_ok(self, c: int, h: list[int], size: int, side: int) -> bool:
+        if self.rules.keep_taken_top and c == self.taken_top and h[c] < 2:
+            return False  # the card taken from the pile (another copy may go)
+        if size > 1:
+            return True
+        if not self.opened[side] and self.staged_value < self.requirement[side]:
+            return True  # the short opening comes back to the hand
+        return self._can_empty(side, True, c, self._has_canastra(side))
+
+    # ================================================================================
+    # applying actions
+    # ================================================================================
+    def parse(self, text: str | Action) -> Action:
+        """Parse action notation in this game's context.
+
+        Puts a set's cards in canonical order and fills in an omitted placement
+        of an ``add`` when exactly one placement is legal.
+        """
+        action = parse_action(text) if isinstance(text, str) else text
+        if isinstance(action, Meld):
+            shape = self.tables.shape(action.cards)
+            if isinstance(shape, TableMeld) and not shape.run:
+                return Meld(tuple(shape.cards()))
+            return action
+        if isinstance(action, Add) and action.place == Place.NONE:
+            matches = [
+                a for a in self.legal_actions()
+                if isinstance(a, Add) and a.meld == action.meld and a.card == action.card
+            ]
+            if len(matches) == 1:
+                return matches[0]
+            if len(matches) > 1:
+                options = " or ".join(f"'{a}'" for a in matches)
+                raise NotationError(f"'{action}' could go more than one way: say {options}")
+        return action
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply a legal action (or action text) of the seat to move.
+
+        Raises :class:`~buraco.errors.IllegalAction` naming the broken rule, and
+        leaves the game unchanged, for an illegal action or the wrong ``seat``.
+        """
+        act = self.parse(action) if isinstance(action, str) else action
+        if seat is not None and seat != self.turn:
+            if self.phase == Phase.OVER:
+                raise IllegalAction("the hand is over", "hand-over")
+            raise IllegalAction(
+                f"it is seat {self.turn}'s turn, not seat {seat}'s", "wrong-player"
+            )
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if act not in legal:
+            if isinstance(act, Meld):
+                canon = self.parse(act)
+                if canon in legal:
+                    act = canon
+                else:
+                    raise IllegalAction(*self.explain(act))
+            else:
+                raise IllegalAction(*self.explain(act))
+        self._legal = None
+        self.score_cache = None
+        kind = type(act)
+        if kind is Discard:
+            self._do_discard(act.card)  # type: ignore[union-attr]
+        elif kind is Draw:
+            self._do_draw()
+        elif kind is Meld:
+            self._do_meld(act)  # type: ignore[arg-type]
+        elif kind is Add:
+            self._do_add(act)  # type: ignore[arg-type]
+        elif kind is TakePile:
+            self._do_take_pile()
+        elif kind is TurnUp:
+            self._do_turn_up()
+        else:
+            self._do_move(act)  # type: ignore[arg-type]
+
+    push = apply
+    """Alias of :meth:`apply` (as in python-chess)."""
+
+    def _do_draw(self) -> None:
+        seat = self.turn
+        if self.unplayed[seat]:
+            self.unplayed[seat] = False
+        c = self.stock.pop()
+        self.hands[seat][c] += 1
+        self.sizes[seat] += 1
+        self.pile_streak = 0
+        self.events.append(Event(seat, DRAW, c))
+        if self.first_draw:
+            self.first_draw = False
+            self.first_card = c
+        self.phase = Phase.PLAY
+        self._after_stock_draw()
+
+    def _after_stock_draw(self) -> None:
+        r = self.rules
+        if len(self.stock) > r.stock_reserve:
+            return
+        if r.pot_to_stock and self.pots:
+            pot = self.pots.pop()
+            self.stock = pot[::-1] + self.stock
+            self.events.append(Event(self.turn, None, note="a morto became the stock"))
+            return
+        if r.stock_end == "at-once":
+            self._end_hand("stock")
+        else:
+            self.last_turn = True
+
+    def _do_turn_up(self) -> None:
+        seat = self.turn
+        c = self.first_card
+        self.first_card = -1
+        self.hands[seat][c] -= 1
+        self.sizes[seat] -= 1
+        self.pile.append(c)
+        nxt = self.stock.pop()
+        self.hands[seat][nxt] += 1
+        self.sizes[seat] += 1
+        self.events.append(Event(seat, TURN_UP, nxt, note=f"turned up {CARD_NAMES[c]}"))
+        self._after_stock_draw()
+
+    def _do_take_pile(self) -> None:
+        seat = self.turn
+        if self.unplayed[seat]:
+            self.unplayed[seat] = False
+        h = self.hands[seat]
+        pile = self.pile
+        for c in pile:
+            h[c] += 1
+        self.sizes[seat] += len(pile)
+        self.pile_streak += 1
+        top = pile[-1]
+        self.events.append(Event(seat, TAKE_PILE, cards=tuple(pile)))
+        self.pile = []
+        r = self.rules
+        if r.pile_top_meld:
+            self.taken_top = top
+            self.phase = Phase.TOP_MELD
+        else:
+            if r.keep_taken_top:
+                self.taken_top = top
+            self.phase = Phase.PLAY
+
+    def _do_meld(self, act: Meld) -> None:
+        seat = self.turn
+        side = self.side_of[seat]
+        h = self.hands[seat]
+        for c in act.cards:
+            h[c] -= 1
+        self.sizes[seat] -= len(act.cards)
+        m = self.tables.shape(act.cards)
+        assert isinstance(m, TableMeld)
+        self.melds[side].append(m)
+        self.events.append(Event(seat, act))
+        self.first_card = -1
+        if self.phase == Phase.TOP_MELD:
+            self.phase = Phase.PLAY
+            if not self.rules.keep_taken_top:
+                self.taken_top = -1
+        if not self.opened[side]:
+            m.staged = True
+            self.staged_value += m.value
+            self._check_opening(side)
+        if self.sizes[seat] == 0:
+            self._emptied(seat, by_discard=False)
+
+    def _do_add(self, act: Add) -> None:
+        seat = self.turn
+        side = self.side_of[seat]
+        self.hands[seat][act.card] -= 1
+        self.sizes[seat] -= 1
+        m = self.melds[side][act.meld]
+        value = self.values[act.card]
+        m.apply_add(act.card, act.place, value)
+        self.events.append(Event(seat, act))
+        self.first_card = -1
+        if self.phase == Phase.TOP_MELD:
+            self.phase = Phase.PLAY
+            if not self.rules.keep_taken_top:
+                self.taken_top = -1
+        if m.staged:
+            self.staged_value += value
+            self._check_opening(side)
+        if self.sizes[seat] == 0:
+            self._emptied(seat, by_discard=False)
+
+    def _do_move(self, act: MoveWild) -> None:
+        seat = self.turn
+        side = self.side_of[seat]
+        self.melds[side][act.meld].apply_move(act.to)
+        self.moved.add(act.meld)
+        self.first_card = -1
+        self.events.append(Event(seat, act))
+
+    def _check_opening(self, side: int) -> None:
+        if self.staged_value >= self.requirement[side]:
+            self.opened[side] = True
+            for m in self.melds[side]:
+                m.staged = False
+
+    def _do_discard(self, c: int) -> None:
+        seat = self.turn
+        side = self.side_of[seat]
+        h = self.hands[seat]
+        h[c] -= 1
+        self.sizes[seat] -= 1
+        self.pile.append(c)
+        self.first_card = -1
+        self.events.append(Event(seat, _DISCARDS[c]))
+        if not self.opened[side] and self.staged_value:
+            self._return_short_opening(seat, side)
+        if self.sizes[seat] == 0:
+            self._emptied(seat, by_discard=True)
+            if self.phase == Phase.OVER:
+                return
+        self._end_turn()
+
+    def _return_short_opening(self, seat: int, side: int) -> None:
+        r = self.rules
+        h = self.hands[seat]
+        keep = []
+        back = 0
+        for m in self.melds[side]:
+            if m.staged:
+                for c in m.cards():
+                    h[c] += 1
+                    back += 1
+            else:
+                keep.append(m)
+        self.melds[side] = keep
+        self.sizes[seat] += back
+        note = f"opening short: {self.staged_value} of {self.requirement[side]}; cards returned"
+        self.requirement[side] += r.failed_opening_penalty
+        if r.failed_opening_penalty:
+            note += f"; the minimum is now {self.requirement[side]}"
+        self.staged_value = 0
+        self.events.append(Event(seat, None, note=note))
+
+    def _emptied(self, seat: int, by_discard: bool) -> None:
+        side = self.side_of[seat]
+        if not self.pot_taken[side] and self.pots:
+            pot = self.pots.pop(0)
+            h = self.hands[seat]
+            for c in pot:
+                h[c] += 1
+            self.sizes[seat] = len(pot)
+            self.pot_taken[side] = True
+            if by_discard:
+                self.unplayed[seat] = True
+                if self.rules.hidden_indirect_pot:
+                    self.hidden[seat] = True
+            how = "by discarding" if by_discard else "by melding"
+            self.events.append(Event(seat, None, note=f"took the morto {how}"))
+            return
+        self.went_out = side
+        self.events.append(Event(seat, None, note="went out"))
+        self._end_hand("going-out")
+
+    def _end_turn(self) -> None:
+        seat = self.turn
+        for t in self.teammates[seat]:
+            if self.hidden[t]:
+                self.hidden[t] = False
+        self.moved.clear()
+        self.taken_top = -1
+        self.staged_value = 0
+        if self.last_turn:
+            self._end_hand("stock")
+            return
+        nxt = (seat + 1) % self.n
+        self.turn = nxt
+        self.phase = Phase.DRAW
+        if self.hidden[nxt] and not self.teammates[nxt]:
+            self.hidden[nxt] = False
+        if not self.legal_actions():
+            self._end_hand("blocked")
+
+    # ================================================================================
+    # end of hand, scoring, match
+    # ================================================================================
+    def _end_hand(self, how: str) -> None:
+        self.phase = Phase.OVER
+        self.ended_by = how
+        self._legal = []
+        scores = self.scores()
+        for s, sc in enumerate(scores):
+            self.totals[s] += sc.total
+        self.results.append(
+            HandResult(
+                self.hand_number,
+                self.dealer,
+                how,
+                self.went_out if self.went_out >= 0 else None,
+                scores,
+                list(self.totals),
+            )
+        )
+        if self.match:
+            r = self.rules
+            done = (
+                len(self.results) >= r.match_hands
+                if r.match_hands
+                else max(self.totals) >= r.target
+            )
+            if done:
+                best = max(self.totals)
+                leaders = [s for s in range(self.k) if self.totals[s] == best]
+                if len(leaders) == 1:
+                    self.winner = leaders[0]
+
+    def next_hand(self) -> None:
+        """Deal the next hand of the match (the current hand must be over)."""
+        if self.phase != Phase.OVER:
+            raise IllegalAction("the current hand is not over yet", "hand-not-over")
+        if self.is_over():
+            raise IllegalAction("the match is over", "match-over")
+        self._deal_next()
+
+    def scores(self) -> list[Score]:
+        """Each side's score for the current hand, as it stands (final once over)."""
+        if self.score_cache is not None:
+            return self.score_cache
+        r = self.rules
+        values = self.values
+        any_taken = any(self.pot_taken)
+        out = []
+        for side in range(self.k):
+            melds = bonuses = 0
+            kinds = []
+            for m in self.melds[side]:
+                if m.staged:
+                    continue
+                melds += m.value
+                b = m.bonus(r)
+                if b is not None:
+                    bonuses += b.points
+                    kinds.append(b.kind)
+            hand = 0
+            for seat in r.seats_of(side):
+                if self.unplayed[seat] and r.unplayed_pot == "penalty":
+                    hand -= r.pot_penalty
+                else:
+                    h = self.hands[seat]
+                    hand -= sum(values[c] * h[c] for c in range(N_CODES) if h[c])
+                for m in self.melds[side]:
+                    if m.staged and seat == self.turn:
+                        hand -= m.value
+            pot = 0
+            if not self.pot_taken[side] and (r.pot_penalty_if_none_taken or any_taken):
+                pot = -r.pot_penalty
+            going_out = r.going_out_bonus if self.went_out == side else 0
+            cut = self.cut_points[side]
+            subtotal = melds + bonuses + hand + pot + going_out + cut
+            rounding = (-subtotal) % 10 if r.round_scores else 0
+            out.append(Score(side, melds, bonuses, hand, pot, going_out, cut, rounding,
+                             tuple(kinds)))
+        self.score_cache = out
+        return out
+
+    # ================================================================================
+    # explaining illegal actions
+    # ================================================================================
+    def explain(self, action: Action) -> tuple[str, str]:
+        """Why an action is not legal now: (message, rule id). Empty message if it is."""
+        if action in self.legal_actions():
+            return ("", "")
+        from buraco.explain import explain
+
+        return explain(self, action)
+
+    # ================================================================================
+    # copying
+    # ================================================================================
+    def clone(self) -> Game:
+        """An independent copy of the whole game."""
+        g = Game.__new__(Game)
+        d = self.__dict__.copy()
+        g.__dict__.update(d)
+        g.hands = [list(h) for h in self.hands]
+        g.sizes = list(self.sizes)
+        g.pots = [list(p) for p in self.pots]
+        g.pile = list(self.pile)
+        g.stock = list(self.stock)
+        g.melds = [[m.copy() for m in ms] for ms in self.melds]
+        g.pot_taken = list(self.pot_taken)
+        g.unplayed = list(self.unplayed)
+        g.hidden = list(self.hidden)
+        g.vulnerable = list(self.vulnerable)
+        g.requirement = list(self.requirement)
+        g.opened = list(self.opened)
+        g.cut_points = list(self.cut_points)
+        g.moved = set(self.moved)
+        g.events = list(self.events)
+        g.hand_events = [*self.hand_events[:-1], g.events]
+        g.totals = list(self.totals)
+        g.results = list(self.results)
+        g.deals = list(self.deals)
+        g._legal = None
+        g.score_cache = None
+        return g
+
+    __copy__ = clone
+
+    # ================================================================================
+    # views and records
+    # ================================================================================
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know now, as a JSON-serializable dict (see :mod:`buraco.views`)."""
+        from buraco.views import seat_view
+
+        return seat_view(self, seat).to_dict()
+
+    def record(self) -> dict[str, Any]:
+        """The game record as a JSON-serializable dict (see :mod:`buraco.record`)."""
+        from buraco.record import record_of
+
+        return record_of(self)
+
+    def __repr__(self) -> str:
+        state = "over" if self.phase == Phase.OVER else f"seat {self.turn} to {self.phase.name}"
+        return (
+            f"<Game {self.rules.preset} {self.n}p hand {self.hand_number + 1}: {state}; "
+            f"totals {self.totals}>"
+        )
+
+
+_TABLES: dict[Rules, MoveTables] = {}
+
+
+def _tables_for(rules: Rules) -> MoveTables:
+    tables = _TABLES.get(rules)
+    if tables is None:
+        tables = MoveTables(rules)
+        _TABLES[rules] = tables
+    return tables
+
+
+def _deck_codes(deck: Iterable[Card | str]) -> list[Card]:
+    return [parse_card(c) if isinstance(c, str) else int(c) for c in deck]
+
+
+def deck_for(
+    rules: Rules,
+    *,
+    dealer: int = 0,
+    hands: Sequence[str | Iterable[Card]] | None = None,
+    pots: Sequence[str | Iterable[Card]] | None = None,
+    stock: str | Iterable[Card] = "",
+    upcard: str | None = None,
+    cutter_wild: str | None = None,
+) -> list[Card]:
+    """A deck order that deals the given cards (a stacked deck for tests and puzzles).
+
+    ``hands[seat]`` lists a seat's cards, ``pots`` the mortos in the order they
+    are taken, ``stock`` the top cards of the stock (top first). Cards not
+    named fill the rest in code order; a hand, pot or stock given with fewer
+    cards than the deal needs is completed the same way. ``dealer`` must match
+    the game's dealer of that hand.
+    """
+    from buraco.cards import counts_of, parse_cards
+
+    def codes(x: str | Iterable[Card]) -> list[Card]:
+        return parse_cards(x) if isinstance(x, str) else list(x)
+
+    r = rules
+    n = r.players
+    pool = counts_of(build_deck(r.decks, r.jokers_per_deck))
+
+    def take(cards: list[Card], what: str) -> list[Card]:
+        for c in cards:
+            if pool[c] <= 0:
+                raise RulesError(f"{what}: the pack has no more {CARD_NAMES[c]}")
+            pool[c] -= 1
+        return cards
+
+    given_hands = [take(codes(hands[s]) if hands and s < len(hands) else [], f"seat {s}")
+                   for s in range(n)]
+    given_pots = [take(codes(pots[i]) if pots and i < len(pots) else [], f"pot {i + 1}")
+                  for i in range(len(r.pot_sizes))]
+    given_stock = take(codes(stock), "stock")
+    up = take([parse_card(upcard)], "upcard") if upcard else []
+    keep = take([parse_card(cutter_wild)], "cutter") if cutter_wild else []
+
+    def fill(cards: list[Card], size: int, what: str) -> list[Card]:
+        if len(cards) > size:
+            raise RulesError(f"{what}: {len(cards)} cards given but it holds {size}")
+        out = list(cards)
+        while len(out) < size:
+            c = next(i for i in _FILLER_ORDER if pool[i] > 0)
+            pool[c] -= 1
+            out.append(c)
+        return out
+
+    cutter = (dealer - 1) % n
+    hand_sizes = [r.hand_size - (1 if keep and s == cutter else 0) for s in range(n)]
+    full_hands = [fill(given_hands[s], hand_sizes[s], f"seat {s}") for s in range(n)]
+    full_pots = [fill(given_pots[i], size, f"pot {i + 1}") for i, size in enumerate(r.pot_sizes)]
+    if r.upcard and not up:
+        up = fill([], 1, "upcard")
+    deck: list[Card] = list(keep)
+    for p in full_pots:
+        deck.extend(p)
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    idx = [0] * n
+    while any(idx[s] < hand_sizes[s] for s in order):
+        for s in order:
+            if idx[s] < hand_sizes[s]:
+                deck.append(full_hands[s][idx[s]])
+                idx[s] += 1
+    deck.extend(up)
+    deck.extend(given_stock)
+    for c in _FILLER_ORDER:
+        while pool[c] > 0:
+            deck.append(c)
+            pool[c] -= 1
+    return deck
+
+
+def _filler_order() -> tuple[Card, ...]:
+    # Twelve cards of twelve ranks, no two of a suit within two ranks of each other,
+    # so that filler cards make no meld among themselves; then the same with the
+    # suits rotated; then second copies; wild cards last.
+    pattern = [(0, 0), (3, 0), (6, 0), (9, 0), (2, 1), (5, 1), (8, 1), (11, 1),
+               (4, 2), (7, 2), (10, 2), (12, 3)]
+    order = [(s + rot) % 4 * 13 + rank for rot in range(4) for rank, s in pattern]
+    wilds = [1, 14, 27, 40, JOKER]
+    return tuple(order * 3 + wilds)
+
+
+_FILLER_ORDER = _filler_order()

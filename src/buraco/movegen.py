@@ -1,0 +1,159 @@
+"""Fast enumeration of the new melds a hand can make.
+
+Runs are found per suit from a 14-bit mask of the run positions the hand holds
+naturally; the windows of a mask (contiguous stretches of 3 or more positions
+with at most one missing, the missing one filled by a wild) are computed once
+and the resulting :class:`~buraco.actions.Meld` actions are cached by suit, mask
+and the wild cards available. Sets are cached by the counts of their rank.
+Caches are shared by every game with the same rules.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from buraco.actions import Meld
+from buraco.cards import JOKER, TWO, WILD_CODES, Card
+from buraco.melds import TableMeld, card_at, shape_of
+from buraco.rules import Rules
+
+_WINDOWS: dict[tuple[int, bool, int, int], tuple[tuple[int, int, int], ...]] = {}
+
+
+def _windows(mask14: int, ace2: bool, minpos: int, maxpos: int) -> tuple[tuple[int, int, int], ...]:
+    """(lo, hi, gap) of every run window; gap is the one missing position or -1."""
+    key = (mask14, ace2, minpos, maxpos)
+    found = _WINDOWS.get(key)
+    if found is not None:
+        return found
+    out: list[tuple[int, int, int]] = []
+    for lo in range(minpos, maxpos - 1):
+        gap = -1
+        missing = 0
+        for hi in range(lo, maxpos + 1):
+            if not mask14 >> hi & 1 or (hi == 13 and lo == 0 and not ace2):
+                missing += 1
+                if missing > 1:
+                    break
+                gap = hi
+            if hi - lo >= 2:
+                out.append((lo, hi, gap if missing else -1))
+        # the full ace-to-ace window with one ace: the wild may stand for either ace
+    if minpos == 0 and maxpos == 13 and not ace2 and mask14 & 1:
+        inner = all(mask14 >> p & 1 for p in range(1, 13))
+        if inner:
+            out.append((0, 13, 0))
+    found = tuple(out)
+    _WINDOWS[key] = found
+    return found
+
+
+class MoveTables:
+    """Cached meld enumeration and meld shapes for one set of rules."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.minpos = 1 if rules.aces == "high" else 0
+        self.maxpos = 12 if rules.aces == "low" else 13
+        self._runs: dict[int, tuple[Meld, ...]] = {}
+        self._sets: dict[tuple[int, ...], tuple[Meld, ...]] = {}
+        self._shapes: dict[tuple[Card, ...], TableMeld | str] = {}
+        self.set_ranks = [r for r in range(13) if rules.set_rank_mask >> r & 1]
+
+    # ----- shapes ----------------------------------------------------------------------
+    def shape(self, cards: tuple[Card, ...]) -> TableMeld | str:
+        """A fresh :class:`TableMeld` for these cards, or why they make no meld."""
+        found = self._shapes.get(cards)
+        if found is None:
+            found = shape_of(cards, self.rules)
+            if len(self._shapes) < 200_000:
+                self._shapes[cards] = found
+        if isinstance(found, str):
+            return found
+        return found.copy()
+
+    # ----- runs ------------------------------------------------------------------------
+    def runs(self, h: list[int], s: int) -> tuple[Meld, ...]:
+        """Every run of suit ``s`` the hand counts ``h`` can meld."""
+        base = s * 13
+        mask13 = 0
+        for r in range(13):
+            if h[base + r]:
+                mask13 |= 1 << r
+        if mask13 & (mask13 - 1) == 0:  # fewer than two natural cards
+            return ()
+        wbits = (1 if h[JOKER] else 0) | (2 if h[1] else 0) | (4 if h[14] else 0)
+        wbits |= (8 if h[27] else 0) | (16 if h[40] else 0)
+        key = mask13 | (h[base] >= 2) << 13 | (h[base + TWO] >= 2) << 14 | wbits << 15 | s << 20
+        found = self._runs.get(key)
+        if found is None:
+            found = self._make_runs(s, mask13, h[base] >= 2, h[base + TWO], wbits)
+            self._runs[key] = found
+        return found
+
+    def _make_runs(self, s: int, mask13: int, ace2: bool, twos: int, wbits: int) -> tuple[Meld, ...]:
+        mask14 = mask13 | ((mask13 & 1) << 13)
+        own_two = s * 13 + TWO
+        out: list[Meld] = []
+        for lo, hi, gap in _windows(mask14, ace2, self.minpos, self.maxpos):
+            if gap < 0:
+                out.append(self._remember(tuple(card_at(s, p) for p in range(lo, hi + 1))))
+                continue
+            uses_own_two = lo <= 1 <= hi and gap != 1
+            for i, w in enumerate(WILD_CODES):
+                if not wbits >> i & 1:
+                    continue
+                if w == own_two and twos < 1 + uses_own_two:
+                    continue
+                cards = tuple(w if p == gap else card_at(s, p) for p in range(lo, hi + 1))
+                out.append(self._remember(cards))
+        return tuple(out)
+
+    def _remember(self, cards: tuple[Card, ...]) -> Meld:
+        if cards not in self._shapes:
+            self._shapes[cards] = shape_of(cards, self.rules)
+        return Meld(cards)
+
+    # ----- sets ------------------------------------------------------------------------
+    def sets(self, h: list[int]) -> list[Meld]:
+        """Every set the hand counts ``h`` can meld."""
+        out: list[Meld] = []
+        jokers = h[JOKER]
+        twos_bits = (1 if h[1] else 0) | (2 if h[14] else 0) | (4 if h[27] else 0)
+        twos_bits |= 8 if h[40] else 0
+        for r in self.set_ranks:
+            n = (h[r], h[13 + r], h[26 + r], h[39 + r])
+            total = n[0] + n[1] + n[2] + n[3]
+            if total < 2:
+                continue
+            if r == TWO:
+                wild_key = 1 if jokers else 0
+            else:
+                wild_key = (1 if jokers else 0) | twos_bits << 1
+            if total < 3 and not wild_key:
+                continue
+            key = (r, *n, wild_key)
+            found = self._sets.get(key)
+            if found is None:
+                found = self._make_sets(r, n, wild_key)
+                self._sets[key] = found
+            out.extend(found)
+        return out
+
+    def _make_sets(self, r: int, n: tuple[int, ...], wild_key: int) -> tuple[Meld, ...]:
+        wilds = [w for i, w in enumerate(WILD_CODES) if wild_key >> i & 1]
+        out: list[Meld] = []
+        for counts in product(*(range(k + 1) for k in n)):
+            k = sum(counts)
+            if k < 2:
+                continue
+            naturals: list[Card] = []
+            for t in range(4):
+                naturals.extend([t * 13 + r] * counts[t])
+            if k >= 3:
+                out.append(self._remember(tuple(naturals)))
+            for w in wilds:
+                if r == TWO and w != JOKER:
+                    continue
+                out.append(self._remember((*naturals, w)))
+        return tuple(out)

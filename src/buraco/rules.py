@@ -1,0 +1,490 @@
+"""Rule options and the five presets.
+
+Every rule the sources disagree on is an option of :class:`Rules`; a preset is a
+named set of option values (``aberto``, ``fechado``, ``us``, ``netcartas``,
+``italiano``). Start from a preset and override any option:
+
+>>> r = make_rules("aberto", players=4, target=2000)
+>>> r.preset, r.players, r.target, r.vulnerable_threshold
+('aberto', 4, 2000, 1000)
+>>> make_rules("aberto", players=3)
+Traceback (most recent call last):
+...
+buraco.errors.RulesError: preset 'aberto' is played by 2 or 4 players, not 3
+>>> make_rules("fechado", pile_open="maybe")
+Traceback (most recent call last):
+...
+buraco.errors.RulesError: option pile_open: 'maybe' is not a boolean (use true or false)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from buraco.cards import JOKER, N_CODES, RANKS, TWO
+from buraco.errors import RulesError
+
+Aces = Literal["both", "low", "high"]
+GoOutCanastra = Literal["clean", "any"]
+GoOutDiscard = Literal["required", "optional"]
+UnplayedPot = Literal["penalty", "cards"]
+StockEnd = Literal["finish-turn", "at-once"]
+CutBonus = Literal["none", "pots", "deal"]
+SemiCleanWild = Literal["any", "deuce"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete, validated set of rule options. Build one with :func:`make_rules`."""
+
+    preset: str
+    players: int
+    sides: int
+    decks: int = 2
+    jokers_per_deck: int = 2
+    joker_value: int = 20
+    two_value: int = 10
+    ace_value: int = 15
+    high_value: int = 10
+    low_value: int = 5
+    hand_size: int = 11
+    pot_sizes: tuple[int, ...] = (11, 11)
+    set_ranks: str = ""
+    pile_open: bool = True
+    upcard: bool = False
+    first_card_choice: bool = True
+    pile_top_meld: bool = False
+    keep_taken_top: bool = False
+    aces: Aces = "both"
+    wild_moves: bool = False
+    clean_bonus: int = 200
+    dirty_bonus: int = 100
+    semi_clean_bonus: int = 0
+    semi_clean_wild: SemiCleanWild = "any"
+    clean_13_bonus: int = 0
+    clean_14_bonus: int = 0
+    twos_canastra_bonus: int = 0
+    clean_eight_set_bonus: int = 0
+    going_out_bonus: int = 100
+    go_out_canastra: GoOutCanastra = "clean"
+    go_out_discard: GoOutDiscard = "required"
+    go_out_wild_discard: bool = True
+    pot_penalty: int = 100
+    pot_penalty_if_none_taken: bool = True
+    unplayed_pot: UnplayedPot = "penalty"
+    hidden_indirect_pot: bool = False
+    opening_minimum: int = 0
+    vulnerable_minimum: int = 0
+    vulnerable_at: int = 0
+    failed_opening_penalty: int = 0
+    pot_to_stock: bool = True
+    stock_end: StockEnd = "finish-turn"
+    stock_reserve: int = 0
+    pile_streak_limit: int = 12
+    target: int = 3000
+    match_hands: int = 0
+    round_scores: bool = False
+    cut_bonus: CutBonus = "none"
+    cut_bonus_points: int = 100
+    cut_spread: int = 3
+    cutter_keeps_wild: bool = False
+
+    values: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Point value of every card code (derived)."""
+    set_rank_mask: int = field(init=False, repr=False, compare=False)
+    """Bit ``r`` set when sets of rank index ``r`` are allowed (derived)."""
+
+    def __post_init__(self) -> None:
+        values = []
+        for code in range(N_CODES):
+            if code == JOKER:
+                values.append(self.joker_value)
+                continue
+            rank = code % 13
+            if rank == 0:
+                values.append(self.ace_value)
+            elif rank == TWO:
+                values.append(self.two_value)
+            elif rank >= 7:  # 8 9 T J Q K
+                values.append(self.high_value)
+            else:
+                values.append(self.low_value)
+        object.__setattr__(self, "values", tuple(values))
+        mask = 0
+        for ch in self.set_ranks:
+            mask |= 1 << RANKS.index(ch)
+        object.__setattr__(self, "set_rank_mask", mask)
+
+    # ----- derived facts -------------------------------------------------------------
+    @property
+    def deck_size(self) -> int:
+        """Number of cards in the pack."""
+        return self.decks * (52 + self.jokers_per_deck)
+
+    @property
+    def vulnerable_threshold(self) -> int:
+        """Match total from which a side is vulnerable (half the target unless set)."""
+        return self.vulnerable_at or self.target // 2
+
+    @property
+    def partnerships(self) -> bool:
+        """Whether sides have more than one player."""
+        return self.players > self.sides
+
+    def side_of(self, seat: int) -> int:
+        """Side (team) of a seat: seats alternate around the table."""
+        return seat % self.sides
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """Seats of a side, in turn order."""
+        return tuple(range(side, self.players, self.sides))
+
+    def options(self) -> dict[str, Any]:
+        """Every option with its value (JSON-friendly)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if not f.init or f.name == "preset":
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def overrides(self) -> dict[str, Any]:
+        """The options that differ from the preset's defaults for this player count."""
+        base = make_rules(self.preset, players=self.players).options()
+        return {k: v for k, v in self.options().items() if base.get(k) != v and k != "players"}
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed, validated like :func:`make_rules`."""
+        opts = self.options()
+        players = changes.pop("players", self.players)
+        opts.pop("players")
+        opts.update(changes)
+        return _build(self.preset, players, opts)
+
+
+# ----- option documentation ------------------------------------------------------------
+
+OPTION_HELP: dict[str, str] = {
+    "players": "number of players (2, 3, 4 or 6 as the preset allows)",
+    "sides": "number of sides: 2 or 4 players make 2 sides, 3 players 3, 6 players 3 teams or 2",
+    "decks": "standard 52-card packs shuffled together",
+    "jokers_per_deck": "jokers added per pack (0 plays without jokers)",
+    "joker_value": "points of a joker",
+    "two_value": "points of a 2",
+    "ace_value": "points of an ace",
+    "high_value": "points of an 8, 9, 10, J, Q or K",
+    "low_value": "points of a 3, 4, 5, 6 or 7",
+    "hand_size": "cards dealt to each player",
+    "pot_sizes": "sizes of the mortos (pots, pozzetti) in the order they are taken",
+    "set_ranks": "ranks that may form sets (melds of equal rank), e.g. JQKA; empty for none",
+    "pile_open": "discard pile open (every card visible) or closed (top card only)",
+    "upcard": "one card turned up to start the discard pile at the deal",
+    "first_card_choice": "first player keeps the first stock card or turns it up and draws again",
+    "pile_top_meld": "the pile may be taken only to meld its top card at once",
+    "keep_taken_top": "the pile's top card may not be discarded in the turn it was taken",
+    "aces": "aces in runs: both (A-2-3 and Q-K-A), low only, or high only",
+    "wild_moves": "a wild may move to the other end of its run; a wild 2 to its natural place",
+    "clean_bonus": "bonus for a clean canastra (7+ cards, no wild)",
+    "dirty_bonus": "bonus for a dirty canastra (7+ cards with a wild)",
+    "semi_clean_bonus": "bonus for a canastra of 7 natural cards in a row plus a wild (0: off)",
+    "semi_clean_wild": "which wild makes a semi-clean canastra: any, or a deuce only",
+    "clean_13_bonus": "bonus for a clean 13-card run (0: off)",
+    "clean_14_bonus": "bonus for a clean 14-card run, ace to ace (0: off)",
+    "twos_canastra_bonus": "bonus for a canastra of 2s (0: off)",
+    "clean_eight_set_bonus": "bonus for a clean set of 8 cards of a rank (0: off)",
+    "going_out_bonus": "bonus for the side that goes out",
+    "go_out_canastra": "canastra a side needs to go out: clean, or any",
+    "go_out_discard": "going out needs a final discard (required) or may end by melding (optional)",
+    "go_out_wild_discard": "the final discard when going out may be a wild card",
+    "pot_penalty": "penalty for a side that never took its morto",
+    "pot_penalty_if_none_taken": "the morto penalty applies even when no side took a morto",
+    "unplayed_pot": "a morto taken by discarding and never played costs the penalty or its cards",
+    "hidden_indirect_pot": "a morto taken by discarding stays unseen until the partner has played",
+    "opening_minimum": "points the first melds of a side must reach in each hand",
+    "vulnerable_minimum": "points the first melds must reach once the side is vulnerable",
+    "vulnerable_at": "match total that makes a side vulnerable (0: half the target)",
+    "failed_opening_penalty": "points added to the minimum after an opening falls short",
+    "pot_to_stock": "when the stock runs out, an untaken morto becomes the stock",
+    "stock_end": "when the stock is exhausted the hand ends after that turn, or at once",
+    "stock_reserve": "the stock counts as exhausted when this many cards are left",
+    "pile_streak_limit": "after this many turns in a row began by taking the pile, the next "
+    "player must draw from the stock, so that every hand ends (0: no limit)",
+    "target": "match total that ends the match",
+    "match_hands": "play this many hands instead of to the target (0: to the target)",
+    "round_scores": "round each hand's score up to a multiple of 10",
+    "cut_bonus": "cut bonus: none; pots (exact cut of the mortos' cards, +points to the "
+    "cutter's side); deal (exactly the hands' cards left to the dealer: +points to the "
+    "non-dealing side, fewer: -points to the cutter's side)",
+    "cut_bonus_points": "points of the cut bonus or penalty",
+    "cut_spread": "how far a cut may miss its aim, in cards either way",
+    "cutter_keeps_wild": "the cutter keeps a wild card seen at the cut as a card of the hand",
+}
+
+
+# ----- presets -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule system: its source, player counts and option values."""
+
+    name: str
+    title: str
+    source: str
+    players: tuple[int, ...]
+    options: dict[str, Any]
+    by_players: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+PRESETS: dict[str, Preset] = {
+    "aberto": Preset(
+        name="aberto",
+        title="Buraco Aberto (Brazil, open pile)",
+        source="001 main text",
+        players=(2, 4),
+        options={
+            "set_ranks": "",
+            "clean_13_bonus": 500,
+            "clean_14_bonus": 1000,
+            "pot_penalty_if_none_taken": False,
+            "vulnerable_minimum": 75,
+        },
+    ),
+    "fechado": Preset(
+        name="fechado",
+        title="Buraco Fechado (Brazil, closed pile)",
+        source="001 §Buraco Fechado",
+        players=(2, 4),
+        options={
+            "set_ranks": RANKS,
+            "pile_open": False,
+            "pile_top_meld": True,
+            "clean_13_bonus": 500,
+            "clean_14_bonus": 1000,
+            "twos_canastra_bonus": 1000,
+            "go_out_canastra": "any",
+            "pot_penalty_if_none_taken": False,
+            "vulnerable_minimum": 75,
+        },
+    ),
+    "us": Preset(
+        name="us",
+        title="Buraco as played in the United States",
+        source="000/002/003 US rules",
+        players=(2, 4, 6),
+        options={
+            "joker_value": 30,
+            "two_value": 20,
+            "set_ranks": "JQKA",
+            "wild_moves": True,
+            "hidden_indirect_pot": True,
+            "go_out_discard": "optional",
+            "opening_minimum": 50,
+            "vulnerable_minimum": 75,
+            "vulnerable_at": 1500,
+            "failed_opening_penalty": 15,
+            "target": 2000,
+            "cut_bonus": "pots",
+        },
+        by_players={6: {"decks": 3, "pot_sizes": (11, 11, 11), "sides": 3}},
+    ),
+    "netcartas": Preset(
+        name="netcartas",
+        title="Buraco for 2 or 4 players with 104 cards (NetCartas)",
+        source="004",
+        players=(2, 4),
+        options={
+            "jokers_per_deck": 0,
+            "set_ranks": RANKS,
+            "first_card_choice": False,
+            "clean_13_bonus": 500,
+            "clean_14_bonus": 1000,
+            "go_out_discard": "optional",
+            "pot_to_stock": False,
+            "stock_end": "at-once",
+        },
+    ),
+    "italiano": Preset(
+        name="italiano",
+        title="Burraco (Italy)",
+        source="000 second text + common Italian practice",
+        players=(2, 3, 4),
+        options={
+            "joker_value": 30,
+            "two_value": 20,
+            "set_ranks": "A3456789TJQK",
+            "upcard": True,
+            "first_card_choice": False,
+            "keep_taken_top": True,
+            "go_out_canastra": "any",
+            "go_out_wild_discard": False,
+            "pot_to_stock": False,
+            "stock_reserve": 2,
+            "target": 2005,
+        },
+        by_players={3: {"pot_sizes": (18, 11), "sides": 3}},
+    ),
+}
+"""The five presets, by name."""
+
+_DEFAULT_SIDES = {2: 2, 3: 3, 4: 2, 6: 3}
+_ALLOWED_SIDES = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3)}
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules) if f.init and f.name != "preset"}
+_HINTS = typing.get_type_hints(Rules)
+
+
+def option_names() -> list[str]:
+    """Names of every rule option."""
+    return list(_FIELDS)
+
+
+def _choices(name: str) -> tuple[str, ...] | None:
+    hint = _HINTS[name]
+    if typing.get_origin(hint) is Literal:
+        return tuple(str(a) for a in get_args(hint))
+    return None
+
+
+def coerce_option(name: str, value: Any) -> Any:
+    """Check and convert one option value (strings from a command line are accepted)."""
+    name = name.replace("-", "_")
+    if name not in _FIELDS:
+        raise RulesError(f"unknown option {name!r}; options are: {', '.join(_FIELDS)}")
+    hint = _HINTS[name]
+    choices = _choices(name)
+    if choices is not None:
+        if value not in choices:
+            raise RulesError(
+                f"option {name}: {value!r} is not allowed; choose one of {', '.join(choices)}"
+            )
+        return value
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(f"option {name}: {value!r} is not a boolean (use true or false)")
+    if hint is int:
+        if isinstance(value, bool):
+            raise RulesError(f"option {name}: {value!r} is not a whole number")
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise RulesError(f"option {name}: {value!r} is not a whole number") from None
+        if number < 0:
+            raise RulesError(f"option {name}: {number} is negative; use 0 or more")
+        return number
+    if name == "pot_sizes":
+        items = value.replace(",", " ").split() if isinstance(value, str) else value
+        try:
+            sizes = tuple(int(x) for x in items)
+        except (TypeError, ValueError):
+            raise RulesError(
+                f"option pot_sizes: {value!r} is not a list of whole numbers (e.g. 11,11)"
+            ) from None
+        if not sizes or min(sizes) < 1:
+            raise RulesError("option pot_sizes: give one or more sizes of at least 1 card")
+        return sizes
+    if name == "set_ranks":
+        text = str(value).upper().replace("10", "T").replace(",", "").replace(" ", "")
+        if text in ("NONE", "-"):
+            text = ""
+        if text == "ALL":
+            text = RANKS
+        bad = [ch for ch in text if ch not in RANKS]
+        if bad or len(set(text)) != len(text):
+            raise RulesError(
+                f"option set_ranks: {value!r} must list distinct ranks from {RANKS} "
+                "(or 'all' / 'none')"
+            )
+        return "".join(r for r in RANKS if r in text)
+    raise AssertionError(f"unhandled option type for {name}")  # pragma: no cover
+
+
+def preset_defaults(preset: str, players: int | None = None) -> tuple[int, dict[str, Any]]:
+    """Player count and option values of a preset before user overrides."""
+    spec = PRESETS.get(preset)
+    if spec is None:
+        raise RulesError(f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
+    if players is None:
+        players = 4 if 4 in spec.players else spec.players[0]
+    if isinstance(players, bool) or not isinstance(players, int):
+        players = coerce_option("players", players)
+    if players not in spec.players:
+        allowed = " or ".join(str(p) for p in spec.players)
+        if len(spec.players) > 2:
+            allowed = ", ".join(str(p) for p in spec.players[:-1]) + f" or {spec.players[-1]}"
+        raise RulesError(f"preset {preset!r} is played by {allowed} players, not {players}")
+    opts: dict[str, Any] = {"sides": _DEFAULT_SIDES[players]}
+    opts.update(spec.options)
+    opts.update(spec.by_players.get(players, {}))
+    if "pot_sizes" not in opts:
+        opts["pot_sizes"] = (11, 11)
+    return players, opts
+
+
+def make_rules(preset: str = "aberto", players: int | None = None, **overrides: Any) -> Rules:
+    """Rules of a preset for a player count, with any options overridden.
+
+    Raises :class:`RulesError` for an unknown preset or option, a bad value, or
+    a contradictory combination, naming it and what is allowed.
+    """
+    players, opts = preset_defaults(preset, players)
+    for key, value in overrides.items():
+        opts[key.replace("-", "_")] = value
+    return _build(preset, players, opts)
+
+
+def _build(preset: str, players: int, opts: dict[str, Any]) -> Rules:
+    clean: dict[str, Any] = {}
+    for key, value in opts.items():
+        name = key.replace("-", "_")
+        if name == "players":
+            continue
+        clean[name] = coerce_option(name, value)
+    rules = Rules(preset=preset, players=players, **clean)
+    _check(rules)
+    return rules
+
+
+def _check(r: Rules) -> None:
+    if r.sides not in _ALLOWED_SIDES.get(r.players, ()):
+        allowed = " or ".join(str(s) for s in _ALLOWED_SIDES.get(r.players, ()))
+        raise RulesError(f"sides={r.sides} does not fit {r.players} players; use {allowed}")
+    if r.decks < 1:
+        raise RulesError("decks must be at least 1")
+    if r.hand_size < 2:
+        raise RulesError("hand_size must be at least 2")
+    if r.target < 1:
+        raise RulesError("target must be at least 1")
+    if r.upcard and r.first_card_choice:
+        raise RulesError(
+            "first_card_choice needs a pile that starts empty, but upcard=true turns a card "
+            "up at the deal; set one of them to false"
+        )
+    needed = r.players * r.hand_size + sum(r.pot_sizes) + int(r.upcard) + 1 + r.stock_reserve
+    if needed > r.deck_size:
+        raise RulesError(
+            f"the pack has {r.deck_size} cards but hands, pots and stock need at least "
+            f"{needed}; use more decks, smaller hands or smaller pots"
+        )
+    if r.sides > 2 and len(r.pot_sizes) < 2:
+        raise RulesError("pot_sizes: more than two sides need at least two pots")
+
+
+def describe(rules: Rules) -> list[tuple[str, str, str]]:
+    """Rows of (option, value, meaning) for display."""
+    rows = []
+    for name, value in rules.options().items():
+        shown = ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
+        if name == "set_ranks" and not value:
+            shown = "(none)"
+        rows.append((name, shown, OPTION_HELP[name]))
+    return rows

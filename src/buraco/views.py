@@ -1,0 +1,237 @@
+"""What one seat may know: its own hand, the table, counts, and its legal actions.
+
+A :class:`SeatView` is a snapshot copied out of the game: holding one gives no
+way back to the game, so nothing hidden can be reached through it. Its
+:meth:`SeatView.to_dict` is the JSON form returned by
+:meth:`buraco.game.Game.view`.
+
+Hidden from a seat: the other hands (only their sizes are shown), the stock
+order, the untaken mortos, a morto taken by discarding while ``us`` keeps it
+unseen, and, in a closed pile, every card but the top. Scores of hand cards are
+hidden until the hand is over (they would reveal the other hands).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from buraco.actions import Action, Draw, TakePile, TurnUp
+from buraco.cards import CARD_NAMES, Card, cards_of, sorted_cards
+from buraco.melds import TableMeld
+
+if TYPE_CHECKING:
+    from buraco.game import Game
+
+
+@dataclass(frozen=True)
+class MeldView:
+    """A meld as everyone sees it."""
+
+    number: int
+    """The meld's number in its side's list (from 1), as used by ``add N``."""
+    run: bool
+    cards: tuple[Card, ...]
+    """Run: low to high; set: naturals then the wild."""
+    wild: int | None
+    """Index in ``cards`` of the wild card, if any."""
+    clean: bool
+    canastra: bool
+    bonus: str | None
+    """Kind of canastra bonus earned (``clean``, ``dirty``, ``clean-13`` ...)."""
+    bonus_points: int
+    points: int
+    """Card values of the meld."""
+    staged: bool
+    """Part of an initial meld that has not yet reached the minimum this turn."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "number": self.number,
+            "type": "run" if self.run else "set",
+            "cards": [CARD_NAMES[c] for c in self.cards],
+            "wild": self.wild,
+            "clean": self.clean,
+            "canastra": self.canastra,
+            "bonus": self.bonus,
+            "bonus_points": self.bonus_points,
+            "points": self.points,
+            "staged": self.staged,
+        }
+
+
+def meld_view(number: int, m: TableMeld, g: Game) -> MeldView:
+    """The public view of one table meld."""
+    cards = tuple(m.cards())
+    wild: int | None = None
+    if m.wild >= 0:
+        wild = m.wpos - m.lo if m.run else len(cards) - 1
+    b = m.bonus(g.rules)
+    return MeldView(number, m.run, cards, wild, m.wild < 0, m.size >= 7,
+                    b.kind if b else None, b.points if b else 0, m.value, m.staged)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat may know at one moment."""
+
+    seat: int
+    preset: str
+    options: dict[str, Any]
+    names: tuple[str, ...]
+    side: int
+    sides: tuple[tuple[int, ...], ...]
+    """Seats of each side."""
+    hand: tuple[Card, ...]
+    """Own cards, sorted for display."""
+    hidden_pot: int
+    """Cards of an own morto taken by discarding and not yet to be looked at (``us``)."""
+    hand_sizes: tuple[int, ...]
+    melds: tuple[tuple[MeldView, ...], ...]
+    """Each side's melds."""
+    pile: tuple[Card, ...]
+    """The discard pile bottom to top: every card when open, only the top when closed."""
+    pile_size: int
+    pile_open: bool
+    stock: int
+    pots: tuple[int, ...]
+    """Sizes of the mortos not yet taken, in the order they will be taken."""
+    pot_taken: tuple[bool, ...]
+    turn: int | None
+    phase: str
+    dealer: int
+    hand_number: int
+    totals: tuple[int, ...]
+    """Match totals (including this hand once it is over)."""
+    table_points: tuple[int, ...]
+    """Each side's meld values and canastra bonuses so far this hand (public)."""
+    vulnerable: tuple[bool, ...]
+    requirement: tuple[int, ...]
+    """Initial-meld points each side still owes this hand (0 once opened)."""
+    taken_top: Card | None
+    """The pile's top card taken this turn that must be melded / may not be discarded."""
+    last_turn: bool
+    """The stock is exhausted: the hand ends after this turn."""
+    legal: tuple[Action, ...]
+    """This seat's legal actions (empty when it is not this seat's turn)."""
+    log: tuple[str, ...] = field(default=())
+    """The hand so far as this seat saw it, one line per action or event."""
+    scores: tuple[dict[str, Any], ...] | None = None
+    """Full score breakdown per side, once the hand is over."""
+    winner: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of the view."""
+        return {
+            "seat": self.seat,
+            "preset": self.preset,
+            "options": self.options,
+            "names": list(self.names),
+            "side": self.side,
+            "sides": [list(s) for s in self.sides],
+            "hand": [CARD_NAMES[c] for c in self.hand],
+            "hidden_pot": self.hidden_pot,
+            "hand_sizes": list(self.hand_sizes),
+            "melds": [[m.to_dict() for m in side] for side in self.melds],
+            "pile": [CARD_NAMES[c] for c in self.pile],
+            "pile_size": self.pile_size,
+            "pile_open": self.pile_open,
+            "stock": self.stock,
+            "pots": list(self.pots),
+            "pot_taken": list(self.pot_taken),
+            "turn": self.turn,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "totals": list(self.totals),
+            "table_points": list(self.table_points),
+            "vulnerable": list(self.vulnerable),
+            "requirement": list(self.requirement),
+            "taken_top": CARD_NAMES[self.taken_top] if self.taken_top is not None else None,
+            "last_turn": self.last_turn,
+            "legal": [str(a) for a in self.legal],
+            "log": list(self.log),
+            "scores": list(self.scores) if self.scores is not None else None,
+            "winner": self.winner,
+        }
+
+
+def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
+    """The view of ``seat`` (0-based). Raises ``ValueError`` for a seat not at the table."""
+    from buraco.game import Phase
+
+    if not 0 <= seat < g.n:
+        raise ValueError(f"seat must be from 0 to {g.n - 1}, not {seat}")
+    r = g.rules
+    hidden = g.hidden[seat]
+    hand: tuple[Card, ...] = () if hidden else tuple(sorted_cards(cards_of(g.hands[seat])))
+    pile = tuple(g.pile) if r.pile_open else tuple(g.pile[-1:])
+    over = g.phase == Phase.OVER
+    table_points = []
+    for ms in g.melds:
+        pts = 0
+        for m in ms:
+            if not m.staged:
+                pts += m.value
+                b = m.bonus(r)
+                pts += b.points if b else 0
+        table_points.append(pts)
+    return SeatView(
+        seat=seat,
+        preset=r.preset,
+        options=r.options(),
+        names=tuple(g.names),
+        side=g.side_of[seat],
+        sides=tuple(r.seats_of(s) for s in range(g.k)),
+        hand=hand,
+        hidden_pot=g.sizes[seat] if hidden else 0,
+        hand_sizes=tuple(g.sizes),
+        melds=tuple(tuple(meld_view(i + 1, m, g) for i, m in enumerate(ms)) for ms in g.melds),
+        pile=pile,
+        pile_size=len(g.pile),
+        pile_open=r.pile_open,
+        stock=len(g.stock),
+        pots=tuple(len(p) for p in g.pots),
+        pot_taken=tuple(g.pot_taken),
+        turn=None if over else g.turn,
+        phase=g.phase.name.lower().replace("_", "-"),
+        dealer=g.dealer,
+        hand_number=g.hand_number,
+        totals=tuple(g.totals),
+        table_points=tuple(table_points),
+        vulnerable=tuple(g.vulnerable),
+        requirement=tuple(g.requirement_left(s) for s in range(g.k)),
+        taken_top=g.taken_top if g.taken_top >= 0 and not over else None,
+        last_turn=g.last_turn,
+        legal=tuple(g.legal_actions()) if not over and g.turn == seat else (),
+        log=tuple(log_lines(g, seat)) if log else (),
+        scores=tuple(s.as_dict() for s in g.scores()) if over else None,
+        winner=g.winner,
+    )
+
+
+def log_lines(g: Game, seat: int) -> list[str]:
+    """The current hand's events as ``seat`` saw them."""
+    r = g.rules
+    out = []
+    for e in g.events:
+        who = "you" if e.seat == seat else g.names[e.seat]
+        a = e.action
+        if a is None:
+            out.append(f"{who}: {e.note}")
+        elif isinstance(a, Draw):
+            card = f" {CARD_NAMES[e.card]}" if e.seat == seat else ""
+            out.append(f"{who}: draw{card}")
+        elif isinstance(a, TurnUp):
+            card = f", drew {CARD_NAMES[e.card]}" if e.seat == seat else ""
+            out.append(f"{who}: turn-up ({e.note}{card})")
+        elif isinstance(a, TakePile):
+            if r.pile_open or e.seat == seat:
+                what = " ".join(CARD_NAMES[c] for c in e.cards)
+            else:
+                what = f"{len(e.cards)} cards, top {CARD_NAMES[e.cards[-1]]}"
+            out.append(f"{who}: take-pile ({what})")
+        else:
+            out.append(f"{who}: {a}")
+    return out
