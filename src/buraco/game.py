@@ -2,7 +2,7 @@
 
 >>> g = Game("aberto", players=4, seed=1)
 >>> g.to_move, g.phase.name
-(2, 'DRAW')
+(1, 'DRAW')
 >>> [str(a) for a in g.legal_actions()]
 ['draw']
 >>> g.apply("draw")
@@ -11,7 +11,7 @@ Traceback (most recent call last):
 ...
 buraco.errors.IllegalAction: you have drawn already this turn; now meld, add or discard
 >>> g.clone().to_move
-2
+1
 
 A game is fully defined by its rules, the deck order of each hand (from a seed
 or given), and its actions; see :mod:`buraco.record`.
@@ -1045,12 +1045,17 @@ def deck_for(
     up = take([parse_card(upcard)], "upcard") if upcard else []
     keep = take([parse_card(cutter_wild)], "cutter") if cutter_wild else []
 
+    cursor = [0]
+
     def fill(cards: list[Card], size: int, what: str) -> list[Card]:
         if len(cards) > size:
             raise RulesError(f"{what}: {len(cards)} cards given but it holds {size}")
         out = list(cards)
         while len(out) < size:
-            c = next(i for i in _FILLER_ORDER if pool[i] > 0)
+            while pool[_FILLER_ORDER[cursor[0]]] <= 0:
+                cursor[0] += 1
+            c = _FILLER_ORDER[cursor[0]]
+            cursor[0] += 1
             pool[c] -= 1
             out.append(c)
         return out
@@ -1088,7 +1093,7 @@ def _filler_order() -> tuple[Card, ...]:
                (4, 2), (7, 2), (10, 2), (12, 3)]
     order = [(s + rot) % 4 * 13 + rank for rot in range(4) for rank, s in pattern]
     wilds = [1, 14, 27, 40, JOKER]
-    return tuple(order * 3 + wilds)
+    return tuple(order * 3 + wilds * 3)
 
 
 _FILLER_ORDER = _filler_order()

@@ -94,19 +94,24 @@ class MoveTables:
     def _make_runs(self, s: int, mask13: int, ace2: bool, twos: int, wbits: int) -> tuple[Meld, ...]:
         mask14 = mask13 | ((mask13 & 1) << 13)
         own_two = s * 13 + TWO
+        wilds = [w for i, w in enumerate(WILD_CODES) if wbits >> i & 1]
         out: list[Meld] = []
         for lo, hi, gap in _windows(mask14, ace2, self.minpos, self.maxpos):
+            naturals = [card_at(s, p) for p in range(lo, hi + 1)]
             if gap < 0:
-                out.append(self._remember(tuple(card_at(s, p) for p in range(lo, hi + 1))))
-                continue
-            uses_own_two = lo <= 1 <= hi and gap != 1
-            for i, w in enumerate(WILD_CODES):
-                if not wbits >> i & 1:
-                    continue
-                if w == own_two and twos < 1 + uses_own_two:
-                    continue
-                cards = tuple(w if p == gap else card_at(s, p) for p in range(lo, hi + 1))
-                out.append(self._remember(cards))
+                out.append(self._remember(tuple(naturals)))
+                # a wild may also stand in for a natural card the player holds
+                spots = range(lo, hi + 1)
+            else:
+                spots = range(gap, gap + 1)
+            for p in spots:
+                uses_own_two = lo <= 1 <= hi and p != 1
+                for w in wilds:
+                    if w == own_two and (p == 1 or twos < 1 + uses_own_two):
+                        continue
+                    cards = list(naturals)
+                    cards[p - lo] = w
+                    out.append(self._remember(tuple(cards)))
         return tuple(out)
 
     def _remember(self, cards: tuple[Card, ...]) -> Meld:
