@@ -37,7 +37,7 @@ N_CODES = 53
 ACE, TWO = 0, 1
 """Rank indices of the ace and the two."""
 
-CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("JK",)
+CARD_NAMES: tuple[str, ...] = (*(r + s for s in SUITS for r in RANKS), "JK")
 """Two-character name of every code, indexed by code."""
 
 _BY_NAME: dict[str, Card] = {name: code for code, name in enumerate(CARD_NAMES)}

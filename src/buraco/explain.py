@@ -100,8 +100,8 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
                 "(only a wild at one end moves, to the other end, within A-A)", "wild-moves")
 
     if isinstance(action, Meld):
-        need = counts_of(action.cards)
-        missing = [c for c in range(N_CODES) if need[c] > h[c]]
+        wanted = counts_of(action.cards)
+        missing = [c for c in range(N_CODES) if wanted[c] > h[c]]
         if missing:
             return (f"you do not hold {format_cards(missing)} (for this meld)", "not-held")
         shape = g.tables.shape(action.cards)

@@ -20,9 +20,10 @@ or given), and its actions; see :mod:`buraco.record`.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from buraco.actions import (
@@ -44,11 +45,9 @@ from buraco.cards import (
     CARD_NAMES,
     JOKER,
     N_CODES,
-    TWO,
     Card,
     build_deck,
     cards_of,
-    format_cards,
     is_wild_capable,
     parse_card,
 )
@@ -200,10 +199,12 @@ class Game:
             rules = rules.replace(**changes)
         self.rules = rules
         self.tables = _tables_for(rules)
+        self.options_view: Mapping[str, Any] = MappingProxyType(rules.options())
         self.values = rules.values
         self.n = rules.players
         self.k = rules.sides
         self.side_of = [rules.side_of(s) for s in range(self.n)]
+        self.side_seats = tuple(rules.seats_of(s) for s in range(self.k))
         self.teammates = [
             [t for t in range(self.n) if t != s and self.side_of[t] == self.side_of[s]]
             for s in range(self.n)
@@ -411,8 +412,10 @@ class Game:
     def _new_melds(self, h: list[int]) -> list[Action]:
         tables = self.tables
         out: list[Action] = []
+        wbits = (1 if h[52] else 0) | (2 if h[1] else 0) | (4 if h[14] else 0) | (
+            8 if h[27] else 0) | (16 if h[40] else 0)
         for s in range(4):
-            runs = tables.runs(h, s)
+            runs = tables.runs(h, s, wbits)
             if runs:
                 out.extend(runs)
         if tables.set_ranks:
@@ -424,41 +427,46 @@ class Game:
         h = self.hands[seat]
         size = self.sizes[seat]
         side = self.side_of[seat]
-        out: list[Action] = []
-        if self.first_card >= 0:
-            out.append(TURN_UP)
+        out: list[Action] = [TURN_UP] if self.first_card >= 0 else []
+        plain = self.taken_top < 0  # no pile-top restriction this turn
         melds = self._new_melds(h)
-        careful = size <= 15 or self.taken_top >= 0
-        if careful:
-            melds = [m for m in melds if self._meld_ok(m, h, size, side)]  # type: ignore[arg-type]
-        out.extend(melds)
+        if size <= 15 or not plain:
+            # a meld that leaves fewer than two cards must pass the never-stranded checks
+            ok = self._meld_ok
+            out.extend(
+                m for m in melds
+                if (plain and size - len(m[0]) >= 2) or ok(m, h, size, side)  # type: ignore[arg-type]
+            )
+        else:
+            out.extend(melds)
         side_melds = self.melds[side]
+        loose = plain and size >= 3
         for i, m in enumerate(side_melds):
             cands = m.cands
             if cands is None:
                 cands = self._candidates(i, m)
             for c, a in cands:
-                if h[c] and (not careful or self._add_ok(a, h, size, side)):  # type: ignore[arg-type]
-                    out.append(a)  # type: ignore[arg-type]
+                if h[c] and (loose or self._add_ok(a, h, size, side)):  # type: ignore[arg-type]
+                    out.append(a)
         if self.rules.wild_moves:
             for i, m in enumerate(side_melds):
                 if i not in self.moved:
                     out.extend(MoveWild(i, p) for p in m.move_options(self.rules))
-        if size == 1 or self.taken_top >= 0:
-            for c in range(N_CODES):
-                if h[c] and self._discard_ok(c, h, size, side):
-                    out.append(_DISCARDS[c])
+        discards = _DISCARDS
+        if size > 1 and plain:
+            out.extend([discards[c] for c in range(N_CODES) if h[c]])
         else:
-            for c in range(N_CODES):
-                if h[c]:
-                    out.append(_DISCARDS[c])
+            ok_discard = self._discard_ok
+            out.extend(
+                [discards[c] for c in range(N_CODES) if h[c] and ok_discard(c, h, size, side)]
+            )
         return out
 
     def _candidates(self, index: int, m: TableMeld) -> list[tuple[int, Action]]:
         cands: list[tuple[int, Action]] = [
             (c, Add(index, c, p)) for c, p in m.add_options(self.rules)
         ]
-        m.cands = cands  # type: ignore[assignment]
+        m.cands = cands
         return cands
 
     def _top_meld_actions(self, h: list[int], size: int) -> list[Action]:

@@ -17,6 +17,7 @@ on position 1 is natural.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from buraco.actions import Place
 from buraco.cards import CARD_NAMES, JOKER, RANKS, TWO, WILD_CODES, Card
@@ -37,8 +38,11 @@ POS_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A
 
 @dataclass(frozen=True)
 class Bonus:
-    """A canastra bonus: its kind (``clean``, ``dirty``, ``semi-clean``, ``clean-13``,
-    ``clean-14``, ``twos``, ``clean-8-set``) and its points."""
+    """A canastra bonus: its kind and its points.
+
+    Kinds: ``clean``, ``dirty``, ``semi-clean``, ``clean-13``, ``clean-14``,
+    ``twos`` and ``clean-8-set``.
+    """
 
     kind: str
     points: int
@@ -55,6 +59,7 @@ class TableMeld:
         "cands",
         "hi",
         "lo",
+        "mview",
         "nat",
         "rank",
         "run",
@@ -90,7 +95,8 @@ class TableMeld:
         self.size = size
         self.value = value
         self.staged = False
-        self.cands: list[tuple[int, object]] | None = None
+        self.cands: list[tuple[Card, Any]] | None = None
+        self.mview: object | None = None
 
     def copy(self) -> TableMeld:
         """An independent copy."""
@@ -108,6 +114,7 @@ class TableMeld:
         )
         m.staged = self.staged
         m.cands = self.cands
+        m.mview = self.mview
         return m
 
     # ----- facts -----------------------------------------------------------------------
@@ -245,6 +252,7 @@ class TableMeld:
         self.size += 1
         self.value += value
         self.cands = None
+        self.mview = None
         if not self.run:
             assert self.nat is not None
             if card == JOKER or (card % 13 == TWO and self.rank != TWO):
@@ -276,6 +284,7 @@ class TableMeld:
     def apply_move(self, to: Place) -> None:
         """Move the wild at one end to the other end (as listed by :meth:`move_options`)."""
         self.cands = None
+        self.mview = None
         if to == Place.LOW:
             self.lo -= 1
             self.hi -= 1

@@ -55,7 +55,7 @@ class MoveTables:
         self.rules = rules
         self.minpos = 1 if rules.aces == "high" else 0
         self.maxpos = 12 if rules.aces == "low" else 13
-        self._runs: dict[int, tuple[Meld, ...]] = {}
+        self._runs: dict[tuple[int, ...], tuple[Meld, ...]] = {}
         self._sets: dict[tuple[int, ...], tuple[Meld, ...]] = {}
         self._shapes: dict[tuple[Card, ...], TableMeld | str] = {}
         self.set_ranks = [r for r in range(13) if rules.set_rank_mask >> r & 1]
@@ -73,25 +73,29 @@ class MoveTables:
         return found.copy()
 
     # ----- runs ------------------------------------------------------------------------
-    def runs(self, h: list[int], s: int) -> tuple[Meld, ...]:
-        """Every run of suit ``s`` the hand counts ``h`` can meld."""
+    def runs(self, h: list[int], s: int, wbits: int) -> tuple[Meld, ...]:
+        """Every run of suit ``s`` the hand counts ``h`` can meld.
+
+        ``wbits`` says which wild cards the hand holds (bit i for ``WILD_CODES[i]``).
+        """
         base = s * 13
-        mask13 = 0
-        for r in range(13):
-            if h[base + r]:
-                mask13 |= 1 << r
-        if mask13 & (mask13 - 1) == 0:  # fewer than two natural cards
-            return ()
-        wbits = (1 if h[JOKER] else 0) | (2 if h[1] else 0) | (4 if h[14] else 0)
-        wbits |= (8 if h[27] else 0) | (16 if h[40] else 0)
-        key = mask13 | (h[base] >= 2) << 13 | (h[base + TWO] >= 2) << 14 | wbits << 15 | s << 20
+        key = (s, wbits, *h[base : base + 13])
         found = self._runs.get(key)
         if found is None:
-            found = self._make_runs(s, mask13, h[base] >= 2, h[base + TWO], wbits)
+            mask13 = 0
+            for r in range(13):
+                if h[base + r]:
+                    mask13 |= 1 << r
+            if mask13 & (mask13 - 1) == 0:  # fewer than two natural ranks
+                found = ()
+            else:
+                found = self._make_runs(s, mask13, h[base] >= 2, h[base + TWO], wbits)
             self._runs[key] = found
         return found
 
-    def _make_runs(self, s: int, mask13: int, ace2: bool, twos: int, wbits: int) -> tuple[Meld, ...]:
+    def _make_runs(
+        self, s: int, mask13: int, ace2: bool, twos: int, wbits: int
+    ) -> tuple[Meld, ...]:
         mask14 = mask13 | ((mask13 & 1) << 13)
         own_two = s * 13 + TWO
         wilds = [w for i, w in enumerate(WILD_CODES) if wbits >> i & 1]
@@ -131,10 +135,9 @@ class MoveTables:
             total = n[0] + n[1] + n[2] + n[3]
             if total < 2:
                 continue
-            if r == TWO:
-                wild_key = 1 if jokers else 0
-            else:
-                wild_key = (1 if jokers else 0) | twos_bits << 1
+            wild_key = 1 if jokers else 0
+            if r != TWO:
+                wild_key |= twos_bits << 1
             if total < 3 and not wild_key:
                 continue
             key = (r, *n, wild_key)

@@ -190,7 +190,7 @@ def replay(source: str | Path | dict[str, Any], check_results: bool = True) -> G
     for i, hand in enumerate(data["hands"]):
         try:
             deck = hand["deck"]
-            decks.append(parse_cards(deck) if isinstance(deck, str) else parse_cards(deck))
+            decks.append(parse_cards(deck))
         except BuracoError as exc:
             raise RecordError(f"record hands[{i}].deck: {exc}") from None
     first_dealer = data.get("first_dealer", data["hands"][0]["dealer"])

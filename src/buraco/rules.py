@@ -143,7 +143,7 @@ class Rules:
         return tuple(range(side, self.players, self.sides))
 
     def options(self) -> dict[str, Any]:
-        """Every option with its value (JSON-friendly)."""
+        """Every option with its value (JSON-friendly; a fresh dict)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             if not f.init or f.name == "preset":

@@ -13,11 +13,12 @@ hidden until the hand is over (they would reveal the other hands).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from buraco.actions import Action, Draw, TakePile, TurnUp
-from buraco.cards import CARD_NAMES, Card, cards_of, sorted_cards
+from buraco.cards import CARD_NAMES, Card, sort_key
 from buraco.melds import TableMeld
 
 if TYPE_CHECKING:
@@ -31,6 +32,14 @@ class MeldView:
     number: int
     """The meld's number in its side's list (from 1), as used by ``add N``."""
     run: bool
+    suit: int
+    """A run's suit index (-1 for a set)."""
+    rank: int
+    """A set's rank index (-1 for a run)."""
+    lo: int
+    """A run's lowest position (0 = low ace, 1-12 = 2-K, 13 = high ace); -1 for a set."""
+    hi: int
+    """A run's highest position; -1 for a set."""
     cards: tuple[Card, ...]
     """Run: low to high; set: naturals then the wild."""
     wild: int | None
@@ -50,6 +59,8 @@ class MeldView:
         return {
             "number": self.number,
             "type": "run" if self.run else "set",
+            "low": self.lo if self.run else None,
+            "high": self.hi if self.run else None,
             "cards": [CARD_NAMES[c] for c in self.cards],
             "wild": self.wild,
             "clean": self.clean,
@@ -62,23 +73,32 @@ class MeldView:
 
 
 def meld_view(number: int, m: TableMeld, g: Game) -> MeldView:
-    """The public view of one table meld."""
+    """The public view of one table meld (cached on the meld until it changes)."""
+    cached = m.mview
+    if isinstance(cached, MeldView) and cached.number == number and cached.staged == m.staged:
+        return cached
     cards = tuple(m.cards())
     wild: int | None = None
     if m.wild >= 0:
         wild = m.wpos - m.lo if m.run else len(cards) - 1
     b = m.bonus(g.rules)
-    return MeldView(number, m.run, cards, wild, m.wild < 0, m.size >= 7,
-                    b.kind if b else None, b.points if b else 0, m.value, m.staged)
+    view = MeldView(number, m.run, m.suit if m.run else -1, -1 if m.run else m.rank,
+                    m.lo if m.run else -1, m.hi if m.run else -1, cards, wild, m.wild < 0,
+                    m.size >= 7, b.kind if b else None, b.points if b else 0, m.value, m.staged)
+    m.mview = view
+    return view
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SeatView:
     """Everything one seat may know at one moment."""
 
     seat: int
     preset: str
-    options: dict[str, Any]
+    options: Mapping[str, Any]
+    """The rule options in force (read-only)."""
+    options_values: tuple[int, ...]
+    """Point value of every card code under these rules."""
     names: tuple[str, ...]
     side: int
     sides: tuple[tuple[int, ...], ...]
@@ -126,7 +146,7 @@ class SeatView:
         return {
             "seat": self.seat,
             "preset": self.preset,
-            "options": self.options,
+            "options": dict(self.options),
             "names": list(self.names),
             "side": self.side,
             "sides": [list(s) for s in self.sides],
@@ -165,29 +185,25 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         raise ValueError(f"seat must be from 0 to {g.n - 1}, not {seat}")
     r = g.rules
     hidden = g.hidden[seat]
-    hand: tuple[Card, ...] = () if hidden else tuple(sorted_cards(cards_of(g.hands[seat])))
+    hand: tuple[Card, ...] = () if hidden else display_hand(g.hands[seat])
     pile = tuple(g.pile) if r.pile_open else tuple(g.pile[-1:])
     over = g.phase == Phase.OVER
-    table_points = []
-    for ms in g.melds:
-        pts = 0
-        for m in ms:
-            if not m.staged:
-                pts += m.value
-                b = m.bonus(r)
-                pts += b.points if b else 0
-        table_points.append(pts)
+    melds = tuple(tuple(meld_view(i + 1, m, g) for i, m in enumerate(ms)) for ms in g.melds)
+    table_points = tuple(
+        sum(mv.points + mv.bonus_points for mv in side if not mv.staged) for side in melds
+    )
     return SeatView(
         seat=seat,
         preset=r.preset,
-        options=r.options(),
+        options=g.options_view,
+        options_values=r.values,
         names=tuple(g.names),
         side=g.side_of[seat],
-        sides=tuple(r.seats_of(s) for s in range(g.k)),
+        sides=g.side_seats,
         hand=hand,
         hidden_pot=g.sizes[seat] if hidden else 0,
         hand_sizes=tuple(g.sizes),
-        melds=tuple(tuple(meld_view(i + 1, m, g) for i, m in enumerate(ms)) for ms in g.melds),
+        melds=melds,
         pile=pile,
         pile_size=len(g.pile),
         pile_open=r.pile_open,
@@ -195,13 +211,13 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         pots=tuple(len(p) for p in g.pots),
         pot_taken=tuple(g.pot_taken),
         turn=None if over else g.turn,
-        phase=g.phase.name.lower().replace("_", "-"),
+        phase=_PHASE_NAMES[g.phase],
         dealer=g.dealer,
         hand_number=g.hand_number,
         totals=tuple(g.totals),
-        table_points=tuple(table_points),
+        table_points=table_points,
         vulnerable=tuple(g.vulnerable),
-        requirement=tuple(g.requirement_left(s) for s in range(g.k)),
+        requirement=tuple(0 if o else req for o, req in zip(g.opened, g.requirement, strict=True)),
         taken_top=g.taken_top if g.taken_top >= 0 and not over else None,
         last_turn=g.last_turn,
         legal=tuple(g.legal_actions()) if not over and g.turn == seat else (),
@@ -209,6 +225,23 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         scores=tuple(s.as_dict() for s in g.scores()) if over else None,
         winner=g.winner,
     )
+
+
+_PHASE_NAMES = ("draw", "play", "top-meld", "over")
+
+_DISPLAY_ORDER = tuple(sorted(range(53), key=sort_key))
+
+
+def display_hand(counts: list[int]) -> tuple[Card, ...]:
+    """A hand's cards from its count array, in display order (see ``cards.sort_key``)."""
+    out: list[Card] = []
+    for c in _DISPLAY_ORDER:
+        n = counts[c]
+        if n:
+            out.append(c)
+            if n > 1:
+                out.extend([c] * (n - 1))
+    return tuple(out)
 
 
 def log_lines(g: Game, seat: int) -> list[str]:

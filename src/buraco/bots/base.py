@@ -1,0 +1,38 @@
+"""The bot interface: a bot sees only its seat's view and the legal actions.
+
+A bot never receives the game, so it cannot reach hidden cards: it is given a
+:class:`~buraco.views.SeatView` (a copied snapshot) and returns one of the legal
+actions. Every bot takes a seed; the same seed and views give the same choices.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import ClassVar
+
+from buraco.actions import Action
+from buraco.views import SeatView
+
+
+class Bot(ABC):
+    """Base class of bots. Subclasses implement :meth:`choose`."""
+
+    name: ClassVar[str] = "bot"
+    wants_log: ClassVar[bool] = False
+    """Whether the views given to this bot should carry the hand's log (slower)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """One of ``legal``, chosen from what ``view`` shows."""
+
+    def new_hand(self) -> None:  # noqa: B027 - optional hook
+        """Called before each hand; bots with memory reset it here."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seed={self.seed}>"

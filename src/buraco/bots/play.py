@@ -1,0 +1,37 @@
+"""Playing games with bots: each seat's bot is shown only its own view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from buraco.bots.base import Bot
+from buraco.game import Game
+from buraco.views import seat_view
+
+
+def play_hand(game: Game, bots: Sequence[Bot], max_actions: int = 100_000) -> int:
+    """Play the current hand to its end with one bot per seat; returns the actions made."""
+    if len(bots) != game.players:
+        raise ValueError(f"give one bot per seat ({game.players}), not {len(bots)}")
+    for bot in bots:
+        bot.new_hand()
+    count = 0
+    while not game.is_hand_over():
+        seat = game.turn
+        bot = bots[seat]
+        legal = game.legal_actions()
+        action = bot.choose(seat_view(game, seat, log=bot.wants_log), legal)
+        game.apply(action)
+        count += 1
+        if count >= max_actions:
+            raise RuntimeError(f"the hand did not end after {max_actions} actions")
+    return count
+
+
+def play_match(game: Game, bots: Sequence[Bot]) -> int:
+    """Play hands until the game is over (the match, or its single hand)."""
+    count = play_hand(game, bots)
+    while not game.is_over():
+        game.next_hand()
+        count += play_hand(game, bots)
+    return count

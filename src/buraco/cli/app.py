@@ -1,0 +1,24 @@
+"""The Typer application and its entry point."""
+
+from __future__ import annotations
+
+import typer
+
+from buraco.cli import bench, replay, rules, simulate
+
+app = typer.Typer(
+    name="buraco",
+    help="Buraco (Burraco): rules, simulation, game records and benchmarks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("rules")(rules.rules)
+app.command("simulate")(simulate.simulate)
+app.command("replay")(replay.replay)
+app.command("bench")(bench.bench)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

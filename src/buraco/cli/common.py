@@ -1,0 +1,53 @@
+"""Helpers shared by the commands: option parsing, rules, error exits."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from buraco.rules import Rules, make_rules
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print an error line and exit with ``code``."""
+    err_console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``key=value`` strings into a dict (values stay strings; the rules check them)."""
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            fail(f"--option {pair!r}: write it as name=value, e.g. --option target=2000")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def build_rules(preset: str, players: int | None, options: list[str] | None) -> Rules:
+    """Rules from command-line values (errors exit with a message)."""
+    return make_rules(preset, players=players, **parse_options(options))
+
+
+PRESET_HELP = "rule preset: aberto, fechado, us, netcartas or italiano"
+OPTION_HELP = "override a rule option, as name=value (repeatable); see 'buraco rules PRESET'"
+
+
+class user_errors:
+    """Turn engine and value errors raised inside the block into an error line and exit 2."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: object) -> None:
+        from buraco.errors import BuracoError
+
+        if exc is not None and isinstance(exc, BuracoError | ValueError):
+            fail(str(exc))

@@ -1,0 +1,93 @@
+"""``buraco replay FILE``: check a game record action by action."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from buraco.cli.common import console, err_console
+from buraco.errors import RecordError
+from buraco.game import Game
+from buraco.record import ReplayError
+from buraco.record import replay as replay_record
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    json_out: Annotated[bool, typer.Option("--json", help="print the outcome as JSON")] = False,
+) -> None:
+    """Replay a record, checking every action; print the final state and scores.
+
+    Exits 1 at the first illegal action (saying which and why), 2 for a malformed record.
+    """
+    try:
+        game = replay_record(file)
+    except ReplayError as exc:
+        if json_out:
+            console.print_json(json.dumps({
+                "ok": False, "hand": exc.hand + 1, "action": exc.index + 1, "seat": exc.seat,
+                "text": exc.action, "reason": exc.reason,
+            }))
+        else:
+            err_console.print(
+                f"[bold red]illegal action[/] in hand {exc.hand + 1}, action {exc.index + 1} "
+                f"(seat {exc.seat}: {exc.action!r}): {exc.reason}"
+            )
+        raise typer.Exit(1) from None
+    except RecordError as exc:
+        if json_out:
+            console.print_json(json.dumps({"ok": False, "error": str(exc)}))
+        else:
+            err_console.print(f"[bold red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    if json_out:
+        console.print_json(json.dumps(outcome(game)))
+    else:
+        show(game)
+
+
+def outcome(game: Game) -> dict[str, Any]:
+    """The replayed game's results as a JSON-friendly dict."""
+    return {
+        "ok": True,
+        "preset": game.rules.preset,
+        "players": game.players,
+        "hands": [r.as_dict() for r in game.results],
+        "hand_over": game.is_hand_over(),
+        "totals": list(game.totals),
+        "winner": game.winner,
+        "actions": sum(1 for events in game.hand_events for e in events if e.action),
+    }
+
+
+def show(game: Game) -> None:
+    """Print the final state of a replayed game and its scores."""
+    r = game.rules
+    n_actions = sum(1 for events in game.hand_events for e in events if e.action)
+    console.print(f"[green]record replays[/]: {r.preset}, {game.players} players, "
+                  f"{len(game.deals)} hand(s), {n_actions} actions, all legal.")
+    for side in range(game.k):
+        seats = ", ".join(game.names[s] for s in r.seats_of(side))
+        melds = "; ".join(m.describe() for m in game.melds[side]) or "no melds"
+        console.print(f"side {side} ({seats}): {melds}")
+    if not game.is_hand_over():
+        console.print(f"the last hand is not over: {game.names[game.turn]} to "
+                      f"{game.phase.name.lower().replace('_', '-')}")
+    if game.results:
+        table = Table(title="scores")
+        table.add_column("hand", justify="right")
+        table.add_column("side", justify="right")
+        for col in ("melds", "bonuses", "hand", "morto", "going out", "cut", "total", "match"):
+            table.add_column(col, justify="right")
+        for res in game.results:
+            for sc in res.scores:
+                table.add_row(str(res.number + 1), str(sc.side), str(sc.melds), str(sc.bonuses),
+                              str(sc.hand), str(sc.pot), str(sc.going_out), str(sc.cut),
+                              str(sc.total), str(res.totals[sc.side]))
+        console.print(table)
+    if game.winner is not None:
+        console.print(f"[bold]side {game.winner} wins the match[/] with {game.totals[game.winner]}")

@@ -1,0 +1,145 @@
+"""``buraco simulate``: play hands or matches with bots and summarize them."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from buraco.bots import BOTS, make_bot, play_hand
+from buraco.cli.common import OPTION_HELP, PRESET_HELP, build_rules, console, fail, user_errors
+from buraco.game import Game
+from buraco.record import save
+
+
+def simulate(
+    preset: Annotated[str, typer.Option(help=PRESET_HELP)] = "aberto",
+    players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    hands: Annotated[int, typer.Option(help="independent hands to play")] = 10,
+    matches: Annotated[int, typer.Option(help="play this many full matches instead")] = 0,
+    bot: Annotated[str, typer.Option(help="bot for every seat: " + ", ".join(BOTS))] = "greedy",
+    bots: Annotated[str | None, typer.Option(help="one bot per seat, comma-separated")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the first game (then seed+1, ...)")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    records: Annotated[Path | None, typer.Option(help="write each game record here")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+) -> None:
+    """Play hands (or matches) with bots and print how they went."""
+    with user_errors():
+        r = build_rules(preset, players, option)
+        names = [b.strip() for b in bots.split(",")] if bots else [bot] * r.players
+        if len(names) != r.players:
+            fail(f"--bots names {len(names)} bots but there are {r.players} seats")
+        for name in names:
+            make_bot(name)
+        if hands < 1 or matches < 0:
+            fail("--hands must be at least 1 and --matches 0 or more")
+        if records is not None:
+            records.mkdir(parents=True, exist_ok=True)
+        games = matches or hands
+        stats = _Stats(r.sides)
+        with Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), console=console, transient=True, disable=json_out,
+        ) as progress:
+            task = progress.add_task("matches" if matches else "hands", total=games)
+            for i in range(games):
+                game = Game(r, seed=seed + i, match=bool(matches),
+                            names=[f"{n} {s + 1}" for s, n in enumerate(names)])
+                seat_bots = [make_bot(n, seed=(seed + i) * 100 + s) for s, n in enumerate(names)]
+                actions = play_hand(game, seat_bots)
+                while not game.is_over():
+                    game.next_hand()
+                    actions += play_hand(game, seat_bots)
+                stats.add(game, actions)
+                if records is not None:
+                    save(game, records / f"game-{seed + i:06d}.json")
+                progress.advance(task)
+        summary = stats.summary(r.preset, r.players, names, seed, bool(matches))
+        if json_out:
+            console.print_json(json.dumps(summary))
+        else:
+            _print(summary)
+
+
+class _Stats:
+    def __init__(self, sides: int) -> None:
+        self.sides = sides
+        self.ended: Counter[str] = Counter()
+        self.scores: list[list[int]] = [[] for _ in range(sides)]
+        self.canastras: Counter[str] = Counter()
+        self.actions: list[int] = []
+        self.hands = 0
+        self.wins: Counter[int] = Counter()
+        self.match_hands: list[int] = []
+        self.games = 0
+
+    def add(self, game: Game, actions: int) -> None:
+        self.games += 1
+        self.actions.append(actions)
+        for res in game.results:
+            self.hands += 1
+            self.ended[res.ended_by] += 1
+            for sc in res.scores:
+                self.scores[sc.side].append(sc.total)
+                self.canastras.update(sc.canastras)
+        if game.match:
+            self.match_hands.append(len(game.results))
+            if game.winner is not None:
+                self.wins[game.winner] += 1
+
+    def summary(self, preset: str, players: int, bots: list[str], seed: int,
+                matches: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "preset": preset,
+            "players": players,
+            "bots": bots,
+            "seed": seed,
+            "games": self.games,
+            "hands": self.hands,
+            "ended_by": dict(self.ended),
+            "going_out_rate": self.ended["going-out"] / self.hands if self.hands else 0.0,
+            "mean_score": [statistics.fmean(s) if s else 0.0 for s in self.scores],
+            "canastras_per_hand": {k: v / self.hands for k, v in sorted(self.canastras.items())},
+            "mean_actions_per_game": statistics.fmean(self.actions),
+        }
+        if matches:
+            out["wins"] = [self.wins[s] for s in range(self.sides)]
+            out["mean_hands_per_match"] = statistics.fmean(self.match_hands)
+        return out
+
+
+def _print(s: dict[str, Any]) -> None:
+    what = f"{s['games']} matches ({s['hands']} hands)" if "wins" in s else f"{s['hands']} hands"
+    console.print(f"[bold]{s['preset']}[/], {s['players']} players, bots "
+                  f"{', '.join(s['bots'])}: {what}, seeds {s['seed']}–{s['seed'] + s['games'] - 1}")
+    table = Table(show_header=True)
+    table.add_column("how hands ended")
+    table.add_column("hands", justify="right")
+    table.add_column("share", justify="right")
+    for how, n in sorted(s["ended_by"].items()):
+        table.add_row(how, str(n), f"{n / s['hands']:.0%}")
+    console.print(table)
+    sides = Table(show_header=True)
+    sides.add_column("side")
+    sides.add_column("mean hand score", justify="right")
+    if "wins" in s:
+        sides.add_column("matches won", justify="right")
+    for side, mean in enumerate(s["mean_score"]):
+        row = [str(side), f"{mean:.1f}"]
+        if "wins" in s:
+            row.append(str(s["wins"][side]))
+        sides.add_row(*row)
+    console.print(sides)
+    kinds = ", ".join(f"{k} {v:.2f}" for k, v in s["canastras_per_hand"].items()) or "none"
+    console.print(f"canastras per hand: {kinds}")
+    console.print(f"going-out rate: {s['going_out_rate']:.0%}; mean actions per game: "
+                  f"{s['mean_actions_per_game']:.0f}")
+    if "wins" in s:
+        console.print(f"mean hands per match: {s['mean_hands_per_match']:.1f}")
