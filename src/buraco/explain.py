@@ -63,8 +63,10 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
         )
 
     if isinstance(action, TurnUp):
-        return ("turn-up is allowed only right after drawing the first card of the hand",
-                "first-turn")
+        return (
+            "turn-up is allowed only right after drawing the first card of the hand",
+            "first-turn",
+        )
 
     if phase == Phase.DRAW:
         return ("start your turn by drawing from the stock or taking the pile", "phase")
@@ -76,16 +78,21 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
         if phase == Phase.TOP_MELD:
             return (f"meld the pile's top card {top_text} first", "pile-top")
         if r.keep_taken_top and c == g.taken_top:
-            return (f"{CARD_NAMES[c]} was taken from the top of the pile this turn and may not be "
-                    "discarded", "keep-taken-top")
+            return (
+                f"{CARD_NAMES[c]} was taken from the top of the pile this turn and may not be "
+                "discarded",
+                "keep-taken-top",
+            )
         if g.sizes[seat] == 1:
             return (_empty_reason(g, side, True, c, g._has_canastra(side)), "never-stranded")
         return ("not a legal discard now", "illegal")
 
     if isinstance(action, MoveWild):
         if not r.wild_moves:
-            return (f"moving a wild within a meld is not allowed in {r.preset} (wild_moves)",
-                    "wild-moves")
+            return (
+                f"moving a wild within a meld is not allowed in {r.preset} (wild_moves)",
+                "wild-moves",
+            )
         if phase == Phase.TOP_MELD:
             return (f"meld the pile's top card {top_text} first", "pile-top")
         msg = _meld_number_problem(g, side, action.meld)
@@ -96,8 +103,11 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
         m = g.melds[side][action.meld]
         if not m.run or m.wpos < 0:
             return (f"meld {action.meld + 1} has no wild in a run to move", "wild-moves")
-        return (f"the wild of meld {action.meld + 1} cannot move to the {action.to.word} end "
-                "(only a wild at one end moves, to the other end, within A-A)", "wild-moves")
+        return (
+            f"the wild of meld {action.meld + 1} cannot move to the {action.to.word} end "
+            "(only a wild at one end moves, to the other end, within A-A)",
+            "wild-moves",
+        )
 
     if isinstance(action, Meld):
         wanted = counts_of(action.cards)
@@ -109,14 +119,21 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
             return (f"not a valid meld: {shape}", "meld-shape")
         if phase == Phase.TOP_MELD:
             if g.taken_top not in action.cards:
-                return (f"you took the pile: this meld must use its top card {top_text}",
-                        "pile-top")
+                return (
+                    f"you took the pile: this meld must use its top card {top_text}",
+                    "pile-top",
+                )
             want = g.requirement_left(side)
             if want and shape.value < want:
-                return (f"your side's initial meld must reach {want} points; this meld is "
-                        f"worth {shape.value}", "initial-meld")
-        return (_leave_reason(g, side, len(action.cards), shape, -1, action.cards),
-                "never-stranded")
+                return (
+                    f"your side's initial meld must reach {want} points; this meld is "
+                    f"worth {shape.value}",
+                    "initial-meld",
+                )
+        return (
+            _leave_reason(g, side, len(action.cards), shape, -1, action.cards),
+            "never-stranded",
+        )
 
     if isinstance(action, Add):
         msg = _meld_number_problem(g, side, action.meld)
@@ -135,20 +152,27 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
         places = [p for card, p in options if card == c]
         where = f"meld {action.meld + 1} ({m.cards_text()})"
         if not places:
-            if is_wild_capable(c) and m.wild >= 0 and not (
-                m.run and c == m.suit * 13 + 1 and m.lo == 2
+            if (
+                is_wild_capable(c)
+                and m.wild >= 0
+                and not (m.run and c == m.suit * 13 + 1 and m.lo == 2)
             ):
                 return (f"{where} already holds a wild card: one wild per meld", "one-wild")
             if m.run and m.wpos >= 0 and c == _natural_at(m, m.wpos):
-                return (f"{CARD_NAMES[c]} would free the wild of {where}, but there is no end "
-                        "for the wild to move to", "wild-place")
+                return (
+                    f"{CARD_NAMES[c]} would free the wild of {where}, but there is no end "
+                    "for the wild to move to",
+                    "wild-place",
+                )
             return (f"{CARD_NAMES[c]} does not fit {where}", "add-fit")
         if action.place not in places:
             words = " or ".join(f"'{Add(action.meld, c, p)}'" for p in places)
             if action.place == Place.NONE:
                 return (f"say where {CARD_NAMES[c]} goes: {words}", "placement")
-            return (f"{CARD_NAMES[c]} cannot go {action.place.word} on {where}; try {words}",
-                    "placement")
+            return (
+                f"{CARD_NAMES[c]} cannot go {action.place.word} on {where}; try {words}",
+                "placement",
+            )
         copy = m.copy()
         copy.apply_add(c, action.place, g.values[c])
         return (_leave_reason(g, side, 1, copy, action.meld, (c,)), "never-stranded")
@@ -171,17 +195,21 @@ def _meld_number_problem(g: Game, side: int, index: int) -> str:
     return f"your side has melds 1 to {count}, not {index + 1}"
 
 
-def _leave_reason(g: Game, side: int, used_count: int, result: TableMeld, skip: int,
-                  used: tuple[int, ...]) -> str:
+def _leave_reason(
+    g: Game, side: int, used_count: int, result: TableMeld, skip: int, used: tuple[int, ...]
+) -> str:
     seat = g.turn
     left = g.sizes[seat] - used_count
     canastra = g._has_canastra(side, skip=skip) or g._qualifies(result)
-    short = not g.opened[side] and (g.staged_value + sum(g.values[c] for c in used)
-                                    < g.requirement[side])
+    short = not g.opened[side] and (
+        g.staged_value + sum(g.values[c] for c in used) < g.requirement[side]
+    )
     if left == 0:
         if short:
-            return ("you may not empty your hand before your side's initial meld reaches "
-                    f"{g.requirement[side]} points")
+            return (
+                "you may not empty your hand before your side's initial meld reaches "
+                f"{g.requirement[side]} points"
+            )
         return _empty_reason(g, side, False, -1, canastra)
     if left == 1:
         h = list(g.hands[seat])
@@ -189,10 +217,13 @@ def _leave_reason(g: Game, side: int, used_count: int, result: TableMeld, skip: 
             h[c] -= 1
         last = next(c for c in range(N_CODES) if h[c] > 0)
         if g.rules.keep_taken_top and last == g.taken_top:
-            return (f"this would leave only {CARD_NAMES[last]}, taken from the pile this turn, "
-                    "which may not be discarded")
-        return ("this would leave a last card you could not discard: "
-                + _empty_reason(g, side, True, last, canastra))
+            return (
+                f"this would leave only {CARD_NAMES[last]}, taken from the pile this turn, "
+                "which may not be discarded"
+            )
+        return "this would leave a last card you could not discard: " + _empty_reason(
+            g, side, True, last, canastra
+        )
     return "not a legal play now"
 
 
@@ -201,12 +232,13 @@ def _empty_reason(g: Game, side: int, by_discard: bool, card: int, canastra: boo
     if not g.pot_taken[side] and g.pots:
         return "not a legal play now"
     if not g.pot_taken[side]:
-        return ("you may not empty your hand: no morto is left for your side to take, and "
-                "going out needs a morto taken")
+        return (
+            "you may not empty your hand: no morto is left for your side to take, and "
+            "going out needs a morto taken"
+        )
     if not canastra:
         kind = "clean canastra" if r.go_out_canastra == "clean" else "canastra"
-        return (f"you may not empty your hand: going out needs a {kind} and your side has "
-                "none")
+        return f"you may not empty your hand: going out needs a {kind} and your side has none"
     if not by_discard:
         return "you may not go out by melding your last card: going out needs a final discard"
     if not r.go_out_wild_discard and is_wild_capable(card):

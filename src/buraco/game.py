@@ -23,6 +23,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from itertools import compress
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -98,8 +99,14 @@ class Score:
     @property
     def total(self) -> int:
         """The hand's score for the side."""
-        return self.melds + self.bonuses + self.hand + self.pot + self.going_out + self.cut + (
-            self.rounding
+        return (
+            self.melds
+            + self.bonuses
+            + self.hand
+            + self.pot
+            + self.going_out
+            + self.cut
+            + (self.rounding)
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -213,7 +220,7 @@ class Game:
             seed = random.SystemRandom().randrange(2**31)
         self.seed = seed
         self.match = match
-        self.names = list(names) if names else [f"Player {s + 1}" for s in range(self.n)]
+        self.names = tuple(names) if names else tuple(f"Player {s + 1}" for s in range(self.n))
         if len(self.names) != self.n:
             raise RulesError(f"give {self.n} player names, not {len(self.names)}")
         self._stacked = [_deck_codes(d) for d in stacked] if stacked else []
@@ -288,6 +295,7 @@ class Game:
         self.stock: list[Card] = deck[pos:][::-1]  # top card last
         k = self.k
         self.melds: list[list[TableMeld]] = [[] for _ in range(k)]
+        self.meld_views: list[Any] = [None] * k  # per side: cached views (see buraco.views)
         self.pot_taken = [False] * k
         self.unplayed = [False] * n
         self.hidden = [False] * n
@@ -322,7 +330,7 @@ class Game:
         self.ended_by = ""
         self.events: list[Event] = []
         self.hand_events.append(self.events)
-        self._legal: list[Action] | None = None
+        self._legal: tuple[Action, ...] | None = None
         self.score_cache: list[Score] | None = None
 
     # ================================================================================
@@ -369,21 +377,21 @@ class Game:
     # ================================================================================
     # legal actions
     # ================================================================================
-    def legal_actions(self) -> Sequence[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action of the seat to move, in a fixed order (empty when over).
 
         The order: turn-up, new melds (runs by suit, then sets), adds, wild moves,
-        discards. The returned list belongs to the game: do not change it.
+        discards.
         """
         legal = self._legal
         if legal is None:
             phase = self.phase
             if phase == Phase.PLAY:
-                legal = self._play_actions()
+                found = self._play_actions()
             elif phase == Phase.DRAW:
-                legal = []
+                found = []
                 if self.stock:
-                    legal.append(DRAW)
+                    found.append(DRAW)
                 if (
                     self.pile
                     and not self.first_draw
@@ -393,12 +401,12 @@ class Game:
                     )
                     and self._pile_takeable()
                 ):
-                    legal.append(TAKE_PILE)
+                    found.append(TAKE_PILE)
             elif phase == Phase.TOP_MELD:
-                legal = self._top_meld_actions(self.hands[self.turn], self.sizes[self.turn])
+                found = self._top_meld_actions(self.hands[self.turn], self.sizes[self.turn])
             else:
-                legal = []
-            self._legal = legal
+                found = []
+            legal = self._legal = tuple(found)
         return legal
 
     def is_legal(self, action: Action | str) -> bool:
@@ -412,8 +420,13 @@ class Game:
     def _new_melds(self, h: list[int]) -> list[Action]:
         tables = self.tables
         out: list[Action] = []
-        wbits = (1 if h[52] else 0) | (2 if h[1] else 0) | (4 if h[14] else 0) | (
-            8 if h[27] else 0) | (16 if h[40] else 0)
+        wbits = (
+            (1 if h[52] else 0)
+            | (2 if h[1] else 0)
+            | (4 if h[14] else 0)
+            | (8 if h[27] else 0)
+            | (16 if h[40] else 0)
+        )
         for s in range(4):
             runs = tables.runs(h, s, wbits)
             if runs:
@@ -434,7 +447,8 @@ class Game:
             # a meld that leaves fewer than two cards must pass the never-stranded checks
             ok = self._meld_ok
             out.extend(
-                m for m in melds
+                m
+                for m in melds
                 if (plain and size - len(m[0]) >= 2) or ok(m, h, size, side)  # type: ignore[arg-type]
             )
         else:
@@ -454,7 +468,7 @@ class Game:
                     out.extend(MoveWild(i, p) for p in m.move_options(self.rules))
         discards = _DISCARDS
         if size > 1 and plain:
-            out.extend([discards[c] for c in range(N_CODES) if h[c]])
+            out.extend(compress(discards, h))
         else:
             ok_discard = self._discard_ok
             out.extend(
@@ -531,8 +545,15 @@ class Game:
     def _qualifies(self, m: TableMeld) -> bool:
         return m.size >= 7 and (m.wild < 0 or self.rules.go_out_canastra == "any")
 
-    def _left_ok(self, h: list[int], size: int, side: int, used: dict[int, int],
-                 canastra: bool, staged_after: int) -> bool:
+    def _left_ok(
+        self,
+        h: list[int],
+        size: int,
+        side: int,
+        used: dict[int, int],
+        canastra: bool,
+        staged_after: int,
+    ) -> bool:
         """Whether a meld or add using ``used`` leaves a playable hand."""
         left = size - sum(used.values())
         top = self.taken_top
@@ -595,7 +616,8 @@ class Game:
             return action
         if isinstance(action, Add) and action.place == Place.NONE:
             matches = [
-                a for a in self.legal_actions()
+                a
+                for a in self.legal_actions()
                 if isinstance(a, Add) and a.meld == action.meld and a.card == action.card
             ]
             if len(matches) == 1:
@@ -615,9 +637,7 @@ class Game:
         if seat is not None and seat != self.turn:
             if self.phase == Phase.OVER:
                 raise IllegalAction("the hand is over", "hand-over")
-            raise IllegalAction(
-                f"it is seat {self.turn}'s turn, not seat {seat}'s", "wrong-player"
-            )
+            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s", "wrong-player")
         legal = self._legal if self._legal is not None else self.legal_actions()
         if act not in legal:
             if isinstance(act, Meld):
@@ -723,6 +743,7 @@ class Game:
         m = self.tables.shape(act.cards)
         assert isinstance(m, TableMeld)
         self.melds[side].append(m)
+        self.meld_views[side] = None
         self.events.append(Event(seat, act))
         self.first_card = -1
         if self.phase == Phase.TOP_MELD:
@@ -742,6 +763,7 @@ class Game:
         self.hands[seat][act.card] -= 1
         self.sizes[seat] -= 1
         m = self.melds[side][act.meld]
+        self.meld_views[side] = None
         value = self.values[act.card]
         m.apply_add(act.card, act.place, value)
         self.events.append(Event(seat, act))
@@ -760,6 +782,7 @@ class Game:
         seat = self.turn
         side = self.side_of[seat]
         self.melds[side][act.meld].apply_move(act.to)
+        self.meld_views[side] = None
         self.moved.add(act.meld)
         self.first_card = -1
         self.events.append(Event(seat, act))
@@ -767,6 +790,7 @@ class Game:
     def _check_opening(self, side: int) -> None:
         if self.staged_value >= self.requirement[side]:
             self.opened[side] = True
+            self.meld_views[side] = None
             for m in self.melds[side]:
                 m.staged = False
 
@@ -800,6 +824,7 @@ class Game:
             else:
                 keep.append(m)
         self.melds[side] = keep
+        self.meld_views[side] = None
         self.sizes[seat] += back
         note = f"opening short: {self.staged_value} of {self.requirement[side]}; cards returned"
         self.requirement[side] += r.failed_opening_penalty
@@ -853,7 +878,7 @@ class Game:
     def _end_hand(self, how: str) -> None:
         self.phase = Phase.OVER
         self.ended_by = how
-        self._legal = []
+        self._legal = ()
         scores = self.scores()
         for s, sc in enumerate(scores):
             self.totals[s] += sc.total
@@ -924,8 +949,9 @@ class Game:
             cut = self.cut_points[side]
             subtotal = melds + bonuses + hand + pot + going_out + cut
             rounding = (-subtotal) % 10 if r.round_scores else 0
-            out.append(Score(side, melds, bonuses, hand, pot, going_out, cut, rounding,
-                             tuple(kinds)))
+            out.append(
+                Score(side, melds, bonuses, hand, pot, going_out, cut, rounding, tuple(kinds))
+            )
         self.score_cache = out
         return out
 
@@ -954,6 +980,7 @@ class Game:
         g.pile = list(self.pile)
         g.stock = list(self.stock)
         g.melds = [[m.copy() for m in ms] for ms in self.melds]
+        g.meld_views = list(self.meld_views)
         g.pot_taken = list(self.pot_taken)
         g.unplayed = list(self.unplayed)
         g.hidden = list(self.hidden)
@@ -1045,10 +1072,13 @@ def deck_for(
             pool[c] -= 1
         return cards
 
-    given_hands = [take(codes(hands[s]) if hands and s < len(hands) else [], f"seat {s}")
-                   for s in range(n)]
-    given_pots = [take(codes(pots[i]) if pots and i < len(pots) else [], f"pot {i + 1}")
-                  for i in range(len(r.pot_sizes))]
+    given_hands = [
+        take(codes(hands[s]) if hands and s < len(hands) else [], f"seat {s}") for s in range(n)
+    ]
+    given_pots = [
+        take(codes(pots[i]) if pots and i < len(pots) else [], f"pot {i + 1}")
+        for i in range(len(r.pot_sizes))
+    ]
     given_stock = take(codes(stock), "stock")
     up = take([parse_card(upcard)], "upcard") if upcard else []
     keep = take([parse_card(cutter_wild)], "cutter") if cutter_wild else []
@@ -1097,8 +1127,20 @@ def _filler_order() -> tuple[Card, ...]:
     # Twelve cards of twelve ranks, no two of a suit within two ranks of each other,
     # so that filler cards make no meld among themselves; then the same with the
     # suits rotated; then second copies; wild cards last.
-    pattern = [(0, 0), (3, 0), (6, 0), (9, 0), (2, 1), (5, 1), (8, 1), (11, 1),
-               (4, 2), (7, 2), (10, 2), (12, 3)]
+    pattern = [
+        (0, 0),
+        (3, 0),
+        (6, 0),
+        (9, 0),
+        (2, 1),
+        (5, 1),
+        (8, 1),
+        (11, 1),
+        (4, 2),
+        (7, 2),
+        (10, 2),
+        (12, 3),
+    ]
     order = [(s + rot) % 4 * 13 + rank for rot in range(4) for rank, s in pattern]
     wilds = [1, 14, 27, 40, JOKER]
     return tuple(order * 3 + wilds * 3)

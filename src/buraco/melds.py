@@ -331,8 +331,9 @@ def _run_of(cards: tuple[Card, ...], rules: Rules, values: tuple[int, ...]) -> T
                 break
         if wilds < best_wilds:
             best_wilds = wilds
-            best = TableMeld(True, s, -1, lo, lo + k - 1, wpos, wild, None, k,
-                             sum(values[c] for c in cards))
+            best = TableMeld(
+                True, s, -1, lo, lo + k - 1, wpos, wild, None, k, sum(values[c] for c in cards)
+            )
     if best is None or best_wilds == 99:
         aces = {"low": " (aces are low only)", "high": " (aces are high only)"}.get(rules.aces, "")
         return (
@@ -364,8 +365,18 @@ def _set_of(cards: tuple[Card, ...], rank: int, rules: Rules) -> TableMeld | str
         nat[c // 13] += 1
     wild = next((c for c in cards if c not in naturals), -1) if wilds else -1
     values = rules.values
-    return TableMeld(False, -1, rank, 0, 0, 0 if wild >= 0 else -1, wild, nat, len(cards),
-                     sum(values[c] for c in cards))
+    return TableMeld(
+        False,
+        -1,
+        rank,
+        0,
+        0,
+        0 if wild >= 0 else -1,
+        wild,
+        nat,
+        len(cards),
+        sum(values[c] for c in cards),
+    )
 
 
 def shape_of(cards: tuple[Card, ...], rules: Rules) -> TableMeld | str:

@@ -118,9 +118,8 @@ class MoveTables:
                     out.append(self._remember(tuple(cards)))
         return tuple(out)
 
-    def _remember(self, cards: tuple[Card, ...]) -> Meld:
-        if cards not in self._shapes:
-            self._shapes[cards] = shape_of(cards, self.rules)
+    @staticmethod
+    def _remember(cards: tuple[Card, ...]) -> Meld:
         return Meld(cards)
 
     # ----- sets ------------------------------------------------------------------------

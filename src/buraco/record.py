@@ -56,9 +56,7 @@ class ReplayError(RecordError):
     """An action of a record that the rules refuse: where it is and why."""
 
     def __init__(self, hand: int, index: int, seat: int, action: str, reason: str) -> None:
-        super().__init__(
-            f"hand {hand + 1}, action {index + 1} ({seat} {action!r}): {reason}"
-        )
+        super().__init__(f"hand {hand + 1}, action {index + 1} ({seat} {action!r}): {reason}")
         self.hand = hand
         self.index = index
         self.seat = seat
@@ -154,13 +152,18 @@ def _check(data: Any) -> None:
         _need(isinstance(hand, dict), where, "must be an object with dealer, cut, deck, actions")
         _need(isinstance(hand.get("dealer"), int), f"{where}.dealer", "must be a seat number")
         _need(isinstance(hand.get("cut", 1), int), f"{where}.cut", "must be a whole number")
-        _need(isinstance(hand.get("deck"), str | list), f"{where}.deck",
-              "must be the deck order as card codes, top card first")
+        _need(
+            isinstance(hand.get("deck"), str | list),
+            f"{where}.deck",
+            "must be the deck order as card codes, top card first",
+        )
         actions = hand.get("actions")
         _need(isinstance(actions, list), f"{where}.actions", "must be a list")
         for j, item in enumerate(actions):
             _need(
-                isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)
+                isinstance(item, list)
+                and len(item) == 2
+                and isinstance(item[0], int)
                 and isinstance(item[1], str),
                 f"{where}.actions[{j}]",
                 'must be [seat, "action"], e.g. [0, "draw"]',
@@ -182,8 +185,9 @@ def replay(source: str | Path | dict[str, Any], check_results: bool = True) -> G
     data = load(source)
     rules_data = data["rules"]
     try:
-        rules = make_rules(rules_data["preset"], players=rules_data["players"],
-                           **rules_data.get("options", {}))
+        rules = make_rules(
+            rules_data["preset"], players=rules_data["players"], **rules_data.get("options", {})
+        )
     except RulesError as exc:
         raise RecordError(f"record rules: {exc}") from None
     decks = []

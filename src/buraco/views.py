@@ -14,6 +14,8 @@ hidden until the hand is over (they would reveal the other hands).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -82,9 +84,22 @@ def meld_view(number: int, m: TableMeld, g: Game) -> MeldView:
     if m.wild >= 0:
         wild = m.wpos - m.lo if m.run else len(cards) - 1
     b = m.bonus(g.rules)
-    view = MeldView(number, m.run, m.suit if m.run else -1, -1 if m.run else m.rank,
-                    m.lo if m.run else -1, m.hi if m.run else -1, cards, wild, m.wild < 0,
-                    m.size >= 7, b.kind if b else None, b.points if b else 0, m.value, m.staged)
+    view = MeldView(
+        number,
+        m.run,
+        m.suit if m.run else -1,
+        -1 if m.run else m.rank,
+        m.lo if m.run else -1,
+        m.hi if m.run else -1,
+        cards,
+        wild,
+        m.wild < 0,
+        m.size >= 7,
+        b.kind if b else None,
+        b.points if b else 0,
+        m.value,
+        m.staged,
+    )
     m.mview = view
     return view
 
@@ -177,71 +192,74 @@ class SeatView:
         }
 
 
+def side_views(g: Game, side: int) -> tuple[tuple[MeldView, ...], int]:
+    """A side's melds as views, and its public table points (cached until they change)."""
+    cached = g.meld_views[side]
+    if cached is None:
+        views = tuple(meld_view(i + 1, m, g) for i, m in enumerate(g.melds[side]))
+        points = sum(mv.points + mv.bonus_points for mv in views if not mv.staged)
+        cached = (views, points)
+        g.meld_views[side] = cached
+    return cached  # type: ignore[no-any-return]
+
+
 def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
     """The view of ``seat`` (0-based). Raises ``ValueError`` for a seat not at the table."""
-    from buraco.game import Phase
-
     if not 0 <= seat < g.n:
         raise ValueError(f"seat must be from 0 to {g.n - 1}, not {seat}")
     r = g.rules
     hidden = g.hidden[seat]
-    hand: tuple[Card, ...] = () if hidden else display_hand(g.hands[seat])
-    pile = tuple(g.pile) if r.pile_open else tuple(g.pile[-1:])
-    over = g.phase == Phase.OVER
-    melds = tuple(tuple(meld_view(i + 1, m, g) for i, m in enumerate(ms)) for ms in g.melds)
-    table_points = tuple(
-        sum(mv.points + mv.bonus_points for mv in side if not mv.staged) for side in melds
-    )
+    over = g.phase == _OVER
+    per_side = [side_views(g, s) for s in range(g.k)]
     return SeatView(
-        seat=seat,
-        preset=r.preset,
-        options=g.options_view,
-        options_values=r.values,
-        names=tuple(g.names),
-        side=g.side_of[seat],
-        sides=g.side_seats,
-        hand=hand,
-        hidden_pot=g.sizes[seat] if hidden else 0,
-        hand_sizes=tuple(g.sizes),
-        melds=melds,
-        pile=pile,
-        pile_size=len(g.pile),
-        pile_open=r.pile_open,
-        stock=len(g.stock),
-        pots=tuple(len(p) for p in g.pots),
-        pot_taken=tuple(g.pot_taken),
-        turn=None if over else g.turn,
-        phase=_PHASE_NAMES[g.phase],
-        dealer=g.dealer,
-        hand_number=g.hand_number,
-        totals=tuple(g.totals),
-        table_points=table_points,
-        vulnerable=tuple(g.vulnerable),
-        requirement=tuple(0 if o else req for o, req in zip(g.opened, g.requirement, strict=True)),
-        taken_top=g.taken_top if g.taken_top >= 0 and not over else None,
-        last_turn=g.last_turn,
-        legal=tuple(g.legal_actions()) if not over and g.turn == seat else (),
-        log=tuple(log_lines(g, seat)) if log else (),
-        scores=tuple(s.as_dict() for s in g.scores()) if over else None,
-        winner=g.winner,
+        seat,
+        r.preset,
+        g.options_view,
+        r.values,
+        g.names,
+        g.side_of[seat],
+        g.side_seats,
+        () if hidden else display_hand(g.hands[seat]),
+        g.sizes[seat] if hidden else 0,
+        tuple(g.sizes),
+        tuple([x[0] for x in per_side]),
+        tuple(g.pile) if r.pile_open else tuple(g.pile[-1:]),
+        len(g.pile),
+        r.pile_open,
+        len(g.stock),
+        tuple([len(p) for p in g.pots]),
+        tuple(g.pot_taken),
+        None if over else g.turn,
+        _PHASE_NAMES[g.phase],
+        g.dealer,
+        g.hand_number,
+        tuple(g.totals),
+        tuple([x[1] for x in per_side]),
+        tuple(g.vulnerable),
+        tuple([0 if o else q for o, q in zip(g.opened, g.requirement, strict=True)]),
+        g.taken_top if g.taken_top >= 0 and not over else None,
+        g.last_turn,
+        g.legal_actions() if not over and g.turn == seat else (),
+        tuple(log_lines(g, seat)) if log else (),
+        tuple(s.as_dict() for s in g.scores()) if over else None,
+        g.winner,
     )
 
 
 _PHASE_NAMES = ("draw", "play", "top-meld", "over")
+_OVER = 3  # Phase.OVER
 
 _DISPLAY_ORDER = tuple(sorted(range(53), key=sort_key))
+_IN_DISPLAY_ORDER = itemgetter(*_DISPLAY_ORDER)
 
 
 def display_hand(counts: list[int]) -> tuple[Card, ...]:
     """A hand's cards from its count array, in display order (see ``cards.sort_key``)."""
-    out: list[Card] = []
-    for c in _DISPLAY_ORDER:
-        n = counts[c]
-        if n:
-            out.append(c)
-            if n > 1:
-                out.extend([c] * (n - 1))
-    return tuple(out)
+    in_order = _IN_DISPLAY_ORDER(counts)
+    held = tuple(compress(_DISPLAY_ORDER, in_order))
+    if len(held) == sum(in_order):
+        return held
+    return tuple([c for c in held for _ in range(counts[c])])
 
 
 def log_lines(g: Game, seat: int) -> list[str]:

@@ -54,6 +54,21 @@ def _partners() -> tuple[tuple[tuple[int, float], ...], ...]:
 _PARTNERS = _partners()
 
 
+def _fitting_cards(melds: Sequence[MeldView]) -> set[Card]:
+    """Natural cards that would extend one of these melds."""
+    out: set[Card] = set()
+    for m in melds:
+        if not m.run:
+            out.update(t * 13 + m.rank for t in range(4))
+            continue
+        base = m.suit * 13
+        if m.lo > 0:
+            out.add(base + (m.lo - 1 if m.lo > 1 else 0))
+        if m.hi < 13:
+            out.add(base + (m.hi + 1 if m.hi < 12 else 0))
+    return out
+
+
 class GreedyBot(Bot):
     """Melds what it can, keeps wild cards for canastras, discards the least useful card."""
 
@@ -117,9 +132,7 @@ class GreedyBot(Bot):
                 elif wild_add is None:
                     target = my_melds[a.meld]
                     size = len(target.cards)
-                    if hand_size <= 2 or (
-                        size >= 6 and (not target.clean or have_clean or any_ok)
-                    ):
+                    if hand_size <= 2 or (size >= 6 and (not target.clean or have_clean or any_ok)):
                         wild_add = a
         if natural_add is not None:
             return natural_add
@@ -133,8 +146,9 @@ class GreedyBot(Bot):
             return self._pick_discard(view, discards)
         return legal[0]
 
-    def _pick_meld(self, view: SeatView, melds: list[Meld], opened: bool,
-                   hand_size: int) -> Meld | None:
+    def _pick_meld(
+        self, view: SeatView, melds: list[Meld], opened: bool, hand_size: int
+    ) -> Meld | None:
         clean = [m for m in melds if not any(_wild(c) for c in m.cards)]
         pool = clean
         if not pool:
@@ -151,8 +165,9 @@ class GreedyBot(Bot):
         return max(pool, key=lambda m: len(m.cards))
 
     @staticmethod
-    def _opening_plan(pool: list[Meld], need: int, values: Sequence[int],
-                      hand: Sequence[Card]) -> Meld | None:
+    def _opening_plan(
+        pool: list[Meld], need: int, values: Sequence[int], hand: Sequence[Card]
+    ) -> Meld | None:
         """The first meld of a set of disjoint melds reaching ``need``, if any."""
         scored = sorted(pool, key=lambda m: -sum(values[c] for c in m.cards))
         left: dict[Card, int] = {}
@@ -178,7 +193,7 @@ class GreedyBot(Bot):
         for c in view.hand:
             counts[c] += 1
         sets = view.options["set_ranks"]
-        my_melds = view.melds[view.side]
+        fits = _fitting_cards(view.melds[view.side])
         values = view.options_values
         best: Discard | None = None
         best_score = 1e9
@@ -189,9 +204,8 @@ class GreedyBot(Bot):
             else:
                 base, rank = c - c % 13, c % 13
                 score = -values[c] / 20
-                for m in my_melds:
-                    if _fits_meld(c, m):
-                        score += 50
+                if c in fits:
+                    score += 50
                 for other, weight in _PARTNERS[rank]:
                     if counts[base + other]:
                         score += weight

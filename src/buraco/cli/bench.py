@@ -107,9 +107,11 @@ def _greedy_round(rules: Rules, seconds: float, seed: int) -> tuple[float, float
 
 def _print(f: dict[str, Any]) -> None:
     core = "one core (pinned)" if f["pinned_to_one_core"] else "one process"
-    console.print(f"[bold]{f['preset']}[/], {f['players']} players — Python {f['python']} on "
-                  f"{f['machine']}, {core}; median of {f['rounds']} rounds of "
-                  f"{f['seconds_per_round']:g} s after a warm-up round")
+    console.print(
+        f"[bold]{f['preset']}[/], {f['players']} players — Python {f['python']} on "
+        f"{f['machine']}, {core}; median of {f['rounds']} rounds of "
+        f"{f['seconds_per_round']:g} s after a warm-up round"
+    )
     table = Table()
     table.add_column("measure")
     table.add_column("median", justify="right")

@@ -45,8 +45,9 @@ class user_errors:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: object) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: object
+    ) -> None:
         from buraco.errors import BuracoError
 
         if exc is not None and isinstance(exc, BuracoError | ValueError):

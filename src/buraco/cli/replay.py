@@ -28,10 +28,18 @@ def replay(
         game = replay_record(file)
     except ReplayError as exc:
         if json_out:
-            console.print_json(json.dumps({
-                "ok": False, "hand": exc.hand + 1, "action": exc.index + 1, "seat": exc.seat,
-                "text": exc.action, "reason": exc.reason,
-            }))
+            console.print_json(
+                json.dumps(
+                    {
+                        "ok": False,
+                        "hand": exc.hand + 1,
+                        "action": exc.index + 1,
+                        "seat": exc.seat,
+                        "text": exc.action,
+                        "reason": exc.reason,
+                    }
+                )
+            )
         else:
             err_console.print(
                 f"[bold red]illegal action[/] in hand {exc.hand + 1}, action {exc.index + 1} "
@@ -68,15 +76,19 @@ def show(game: Game) -> None:
     """Print the final state of a replayed game and its scores."""
     r = game.rules
     n_actions = sum(1 for events in game.hand_events for e in events if e.action)
-    console.print(f"[green]record replays[/]: {r.preset}, {game.players} players, "
-                  f"{len(game.deals)} hand(s), {n_actions} actions, all legal.")
+    console.print(
+        f"[green]record replays[/]: {r.preset}, {game.players} players, "
+        f"{len(game.deals)} hand(s), {n_actions} actions, all legal."
+    )
     for side in range(game.k):
         seats = ", ".join(game.names[s] for s in r.seats_of(side))
         melds = "; ".join(m.describe() for m in game.melds[side]) or "no melds"
         console.print(f"side {side} ({seats}): {melds}")
     if not game.is_hand_over():
-        console.print(f"the last hand is not over: {game.names[game.turn]} to "
-                      f"{game.phase.name.lower().replace('_', '-')}")
+        console.print(
+            f"the last hand is not over: {game.names[game.turn]} to "
+            f"{game.phase.name.lower().replace('_', '-')}"
+        )
     if game.results:
         table = Table(title="scores")
         table.add_column("hand", justify="right")
@@ -85,9 +97,18 @@ def show(game: Game) -> None:
             table.add_column(col, justify="right")
         for res in game.results:
             for sc in res.scores:
-                table.add_row(str(res.number + 1), str(sc.side), str(sc.melds), str(sc.bonuses),
-                              str(sc.hand), str(sc.pot), str(sc.going_out), str(sc.cut),
-                              str(sc.total), str(res.totals[sc.side]))
+                table.add_row(
+                    str(res.number + 1),
+                    str(sc.side),
+                    str(sc.melds),
+                    str(sc.bonuses),
+                    str(sc.hand),
+                    str(sc.pot),
+                    str(sc.going_out),
+                    str(sc.cut),
+                    str(sc.total),
+                    str(res.totals[sc.side]),
+                )
         console.print(table)
     if game.winner is not None:
         console.print(f"[bold]side {game.winner} wins the match[/] with {game.totals[game.winner]}")

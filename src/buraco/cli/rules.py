@@ -38,17 +38,19 @@ def rules(
             table.add_column("source")
             table.add_column("in short")
             for name, spec in PRESETS.items():
-                table.add_row(name, ", ".join(map(str, spec.players)), spec.source,
-                              _SUMMARY[name])
+                table.add_row(name, ", ".join(map(str, spec.players)), spec.source, _SUMMARY[name])
             console.print(table)
-            console.print("Show one with [bold]buraco rules PRESET[/] "
-                          "(options: --players N, --option name=value).")
+            console.print(
+                "Show one with [bold]buraco rules PRESET[/] "
+                "(options: --players N, --option name=value)."
+            )
             return
         r = build_rules(preset, players, option)
         spec = PRESETS[preset]
         console.print(f"[bold]{spec.title}[/] — preset [bold]{preset}[/], source {spec.source}")
-        console.print(f"{r.players} players in {r.sides} sides; {r.deck_size} cards; "
-                      f"{_SUMMARY[preset]}.")
+        console.print(
+            f"{r.players} players in {r.sides} sides; {r.deck_size} cards; {_SUMMARY[preset]}."
+        )
         table = Table(show_lines=False)
         table.add_column("option", style="bold")
         table.add_column("value")

@@ -45,13 +45,22 @@ def simulate(
         games = matches or hands
         stats = _Stats(r.sides)
         with Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TimeElapsedColumn(), console=console, transient=True, disable=json_out,
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+            disable=json_out,
         ) as progress:
             task = progress.add_task("matches" if matches else "hands", total=games)
             for i in range(games):
-                game = Game(r, seed=seed + i, match=bool(matches),
-                            names=[f"{n} {s + 1}" for s, n in enumerate(names)])
+                game = Game(
+                    r,
+                    seed=seed + i,
+                    match=bool(matches),
+                    names=[f"{n} {s + 1}" for s, n in enumerate(names)],
+                )
                 seat_bots = [make_bot(n, seed=(seed + i) * 100 + s) for s, n in enumerate(names)]
                 actions = play_hand(game, seat_bots)
                 while not game.is_over():
@@ -94,8 +103,9 @@ class _Stats:
             if game.winner is not None:
                 self.wins[game.winner] += 1
 
-    def summary(self, preset: str, players: int, bots: list[str], seed: int,
-                matches: bool) -> dict[str, Any]:
+    def summary(
+        self, preset: str, players: int, bots: list[str], seed: int, matches: bool
+    ) -> dict[str, Any]:
         out: dict[str, Any] = {
             "preset": preset,
             "players": players,
@@ -117,8 +127,10 @@ class _Stats:
 
 def _print(s: dict[str, Any]) -> None:
     what = f"{s['games']} matches ({s['hands']} hands)" if "wins" in s else f"{s['hands']} hands"
-    console.print(f"[bold]{s['preset']}[/], {s['players']} players, bots "
-                  f"{', '.join(s['bots'])}: {what}, seeds {s['seed']}–{s['seed'] + s['games'] - 1}")
+    console.print(
+        f"[bold]{s['preset']}[/], {s['players']} players, bots "
+        f"{', '.join(s['bots'])}: {what}, seeds {s['seed']}–{s['seed'] + s['games'] - 1}"
+    )
     table = Table(show_header=True)
     table.add_column("how hands ended")
     table.add_column("hands", justify="right")
@@ -139,7 +151,9 @@ def _print(s: dict[str, Any]) -> None:
     console.print(sides)
     kinds = ", ".join(f"{k} {v:.2f}" for k, v in s["canastras_per_hand"].items()) or "none"
     console.print(f"canastras per hand: {kinds}")
-    console.print(f"going-out rate: {s['going_out_rate']:.0%}; mean actions per game: "
-                  f"{s['mean_actions_per_game']:.0f}")
+    console.print(
+        f"going-out rate: {s['going_out_rate']:.0%}; mean actions per game: "
+        f"{s['mean_actions_per_game']:.0f}"
+    )
     if "wins" in s:
         console.print(f"mean hands per match: {s['mean_hands_per_match']:.1f}")

@@ -1,0 +1,134 @@
+import gc
+from collections.abc import Sequence
+
+import pytest
+
+from buraco import Game
+from buraco.actions import Action
+from buraco.bots import Bot, GreedyBot, RandomBot, make_bot, play_hand, play_match
+from buraco.melds import TableMeld
+from buraco.views import SeatView
+
+PRESETS = [
+    ("aberto", 2),
+    ("aberto", 4),
+    ("fechado", 2),
+    ("fechado", 4),
+    ("us", 2),
+    ("us", 4),
+    ("us", 6),
+    ("netcartas", 2),
+    ("netcartas", 4),
+    ("italiano", 2),
+    ("italiano", 3),
+    ("italiano", 4),
+]
+
+
+def test_bots_by_name() -> None:
+    assert isinstance(make_bot("random", seed=1), RandomBot)
+    assert isinstance(make_bot(" Greedy "), GreedyBot)
+    with pytest.raises(ValueError, match="unknown bot 'mcts'"):
+        make_bot("mcts")
+    with pytest.raises(ValueError, match="takes no parameters"):
+        make_bot("greedy:depth=2")
+
+
+@pytest.mark.parametrize(("preset", "players"), PRESETS)
+@pytest.mark.parametrize("name", ["random", "greedy"])
+def test_bots_play_every_preset_to_the_end(preset: str, players: int, name: str) -> None:
+    for seed in range(2):
+        game = Game(preset, players=players, seed=seed, match=False)
+        bots = [make_bot(name, seed=seed * 10 + s) for s in range(players)]
+        actions = play_hand(game, bots)  # apply() refuses any illegal choice
+        assert game.is_hand_over() and actions > 0
+
+
+def test_greedy_hands_really_end_by_going_out() -> None:
+    went_out = 0
+    for seed in range(20):
+        game = Game("aberto", players=4, seed=seed, match=False)
+        play_hand(game, [GreedyBot(seed=seed * 4 + s) for s in range(4)])
+        went_out += game.ended_by == "going-out"
+    assert went_out >= 10
+
+
+def test_greedy_beats_random() -> None:
+    margin = 0
+    for seed in range(6):
+        game = Game("aberto", players=2, seed=seed, match=False)
+        play_hand(game, [GreedyBot(seed=seed), RandomBot(seed=seed)])
+        scores = game.scores()
+        margin += scores[0].total - scores[1].total
+    assert margin > 0
+
+
+def test_same_seeds_give_the_same_game() -> None:
+    records = []
+    for _ in range(2):
+        game = Game("fechado", players=4, seed=9, match=False)
+        play_hand(game, [make_bot("greedy", seed=s) for s in range(2)] * 2)
+        records.append(game.record())
+    assert records[0] == records[1]
+
+
+def test_play_match_plays_to_a_winner() -> None:
+    game = Game("italiano", players=3, seed=2, target=800)
+    play_match(game, [GreedyBot(seed=s) for s in range(3)])
+    assert game.is_over() and game.winner is not None
+    assert game.totals[game.winner] == max(game.totals) >= 800
+
+
+class Spy(Bot):
+    """Records what it is given and plays like the greedy bot."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        super().__init__(seed=0)
+        self.inner = GreedyBot(seed=0)
+        self.seen: list[object] = []
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        self.seen.append(view)
+        return self.inner.choose(view, legal)
+
+
+def _reachable(root: object, limit: int = 20000) -> list[object]:
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo and len(seen) < limit:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def test_a_bot_is_given_views_that_lead_nowhere_near_the_game() -> None:
+    # a bot only ever receives its seat's view: nothing reachable from it is the game,
+    # a hand count array of the game, or a meld object of the game
+    game = Game("fechado", players=4, seed=4, match=False)
+    spy = Spy()
+    play_hand(game, [spy, GreedyBot(seed=1), GreedyBot(seed=2), GreedyBot(seed=3)])
+    assert spy.seen
+    game_lists = {id(h) for h in game.hands} | {id(game.stock), id(game.pile)}
+    for view in spy.seen[:40]:
+        for obj in _reachable(view):
+            assert not isinstance(obj, Game | TableMeld)
+            assert id(obj) not in game_lists
+
+
+def test_a_refused_bot_choice_leaves_the_game_unchanged() -> None:
+    class Cheat(Bot):
+        def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+            from buraco import parse_action
+
+            return parse_action("discard JK")  # not held, or not in the drawing phase
+
+    game = Game("aberto", players=2, seed=1, match=False)
+    before = game.record()
+    with pytest.raises(Exception, match="you|draw"):
+        play_hand(game, [Cheat(), Cheat()])
+    assert game.record() == before

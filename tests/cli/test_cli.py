@@ -1,0 +1,240 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from buraco import replay as replay_record
+from buraco.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+# ----- rules ------------------------------------------------------------------------------
+
+
+def test_rules_lists_every_preset() -> None:
+    code, out = run("rules")
+    assert code == 0
+    for name in ("aberto", "fechado", "us", "netcartas", "italiano"):
+        assert name in out
+
+
+def test_rules_of_a_preset_shows_its_options_and_marks_changes() -> None:
+    code, out = run("rules", "us", "--option", "target=3000")
+    assert code == 0
+    assert "failed_opening_penalty" in out and "15" in out
+    assert "3000" in out and "(changed)" in out
+
+
+def test_rules_refuses_bad_input_with_a_message() -> None:
+    code, out = run("rules", "aberto", "--players", "3")
+    assert code == 2 and "played by 2 or 4 players" in out
+    code, out = run("rules", "bogus")
+    assert code == 2 and "unknown preset 'bogus'" in out
+    code, out = run("rules", "aberto", "-o", "colour=red")
+    assert code == 2 and "unknown option 'colour'" in out
+    code, out = run("rules", "aberto", "-o", "target")
+    assert code == 2 and "name=value" in out
+
+
+# ----- simulate -----------------------------------------------------------------------------
+
+
+def test_simulate_json_summary_adds_up() -> None:
+    code, out = run(
+        "simulate",
+        "--preset",
+        "fechado",
+        "--players",
+        "4",
+        "--hands",
+        "4",
+        "--bot",
+        "greedy",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["hands"] == 4 and summary["games"] == 4
+    assert sum(summary["ended_by"].values()) == 4
+    assert summary["going_out_rate"] == summary["ended_by"].get("going-out", 0) / 4
+    assert len(summary["mean_score"]) == 2
+
+
+def test_simulate_is_deterministic_for_a_seed() -> None:
+    args = (
+        "simulate",
+        "--preset",
+        "aberto",
+        "--players",
+        "2",
+        "--hands",
+        "2",
+        "--bot",
+        "random",
+        "--seed",
+        "11",
+        "--json",
+    )
+    assert run(*args) == run(*args)
+
+
+def test_simulate_matches_report_wins() -> None:
+    code, out = run(
+        "simulate",
+        "--preset",
+        "italiano",
+        "--players",
+        "3",
+        "--matches",
+        "1",
+        "--bot",
+        "greedy",
+        "--option",
+        "target=600",
+        "--json",
+    )
+    assert code == 0
+    summary = json.loads(out)
+    assert sum(summary["wins"]) == 1
+    assert summary["hands"] >= 1 and summary["mean_hands_per_match"] == summary["hands"]
+
+
+def test_simulate_writes_records_that_replay(tmp_path: Path) -> None:
+    code, _ = run(
+        "simulate",
+        "--preset",
+        "us",
+        "--players",
+        "4",
+        "--hands",
+        "2",
+        "--bots",
+        "greedy,random,greedy,random",
+        "--records",
+        str(tmp_path),
+    )
+    assert code == 0
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 2
+    for f in files:
+        game = replay_record(f)
+        assert game.is_hand_over()
+
+
+def test_simulate_refuses_bad_bots() -> None:
+    code, out = run("simulate", "--bot", "grumpy")
+    assert code == 2 and "unknown bot 'grumpy'" in out
+    code, out = run("simulate", "--players", "4", "--bots", "greedy,random")
+    assert code == 2 and "4 seats" in out
+
+
+# ----- replay -------------------------------------------------------------------------------
+
+
+def _record(tmp_path: Path) -> Path:
+    code, _ = run(
+        "simulate",
+        "--preset",
+        "aberto",
+        "--players",
+        "2",
+        "--hands",
+        "1",
+        "--bot",
+        "greedy",
+        "--seed",
+        "5",
+        "--records",
+        str(tmp_path),
+    )
+    assert code == 0
+    return next(tmp_path.glob("*.json"))
+
+
+def test_replay_prints_the_final_state_and_scores(tmp_path: Path) -> None:
+    path = _record(tmp_path)
+    code, out = run("replay", str(path))
+    assert code == 0
+    assert "record replays" in out and "scores" in out
+    code, out = run("replay", str(path), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["ok"] is True and len(data["hands"]) == 1
+    assert data["totals"] == json.loads(path.read_text())["totals"]
+
+
+def test_replay_reports_the_first_illegal_action(tmp_path: Path) -> None:
+    path = _record(tmp_path)
+    record = json.loads(path.read_text())
+    actions = record["hands"][0]["actions"]
+    seat = actions[0][0]
+    actions[1] = [seat, "take-pile"]  # after drawing, taking the pile is not allowed
+    del record["hands"][0]["result"]
+    path.write_text(json.dumps(record))
+    code, out = run("replay", str(path))
+    assert code == 1
+    assert "hand 1, action 2" in out and "drawn already" in out
+    code, out = run("replay", str(path), "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["ok"] is False and (data["hand"], data["action"]) == (1, 2)
+
+
+def test_replay_refuses_malformed_records(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, out = run("replay", str(bad))
+    assert code == 2 and "not valid JSON" in out
+    code, out = run("replay", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read record" in out
+    bad.write_text(json.dumps({"format": "buraco-record", "version": 1, "rules": {}}))
+    code, out = run("replay", str(bad))
+    assert code == 2 and "rules.preset" in out
+
+
+# ----- bench --------------------------------------------------------------------------------
+
+
+def test_bench_reports_positive_figures() -> None:
+    code, out = run(
+        "bench",
+        "--preset",
+        "aberto",
+        "--players",
+        "2",
+        "--seconds",
+        "0.05",
+        "--rounds",
+        "1",
+        "--json",
+    )
+    assert code == 0
+    figures = json.loads(out)
+    assert figures["random"]["actions_per_second"] > 0
+    assert figures["random"]["hands_per_second"] > 0
+    assert figures["greedy"]["hands_per_second"] > 0
+
+
+# ----- the installed entry point ------------------------------------------------------------
+
+
+def test_errors_reach_the_user_without_a_traceback() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "buraco", "rules", "aberto", "--players", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "played by 2 or 4 players" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
