@@ -14,9 +14,9 @@ hidden until the hand is over (they would reveal the other hands).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from buraco.actions import Action, Draw, TakePile, TurnUp
