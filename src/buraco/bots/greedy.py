@@ -11,11 +11,14 @@ It is a baseline that really plays hands out, not a strong player.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
-from buraco.actions import DRAW, TAKE_PILE, Action, Add, Discard, Meld, TakePile
+from buraco.actions import DRAW, TAKE_PILE, Action, Add, Discard, Meld, MoveWild, TakePile, TurnUp
 from buraco.bots.base import Bot
 from buraco.cards import JOKER, TWO, Card
 from buraco.views import MeldView, SeatView
+
+_WILDS = frozenset((JOKER, 1, 14, 27, 40))
 
 
 def _wild(c: Card) -> bool:
@@ -107,49 +110,51 @@ class GreedyBot(Bot):
 
     # ----- melding and discarding -----------------------------------------------------
     def _play(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        # legal actions come in a fixed order: turn-up, melds, adds, wild moves, discards
         side = view.side
         my_melds = view.melds[side]
-        opened = view.requirement[side] == 0
         hand_size = len(view.hand)
-        any_ok = view.options["go_out_canastra"] == "any"
-        have_clean = any(m.canastra and m.clean for m in my_melds)
+        end = len(legal)
+        first_discard = end
+        while first_discard > 0 and type(legal[first_discard - 1]) is Discard:
+            first_discard -= 1
+        first_add = first_discard
+        while first_add > 0 and type(legal[first_add - 1]) in (Add, MoveWild):
+            first_add -= 1
+        first_meld = 1 if legal and type(legal[0]) is TurnUp else 0
         natural_add: Add | None = None
         wild_add: Add | None = None
-        melds: list[Meld] = []
-        discards: list[Discard] = []
-        for a in legal:
-            t = type(a)
-            if t is Discard:
-                discards.append(a)  # type: ignore[arg-type]
-            elif t is Meld:
-                melds.append(a)  # type: ignore[arg-type]
-            elif t is Add:
-                assert isinstance(a, Add)
-                if not _wild(a.card):
-                    target = my_melds[a.meld]
+        if first_add < first_discard:
+            any_ok = view.options["go_out_canastra"] == "any"
+            have_clean = any(m.canastra and m.clean for m in my_melds)
+            for a in legal[first_add:first_discard]:
+                if type(a) is not Add:
+                    continue
+                target = my_melds[a.meld]
+                if a.card not in _WILDS:
                     if natural_add is None or len(target.cards) == 6:
                         natural_add = a
                 elif wild_add is None:
-                    target = my_melds[a.meld]
                     size = len(target.cards)
                     if hand_size <= 2 or (size >= 6 and (not target.clean or have_clean or any_ok)):
                         wild_add = a
         if natural_add is not None:
             return natural_add
-        if melds:
-            choice = self._pick_meld(view, melds, opened, hand_size)
+        if first_meld < first_add:
+            melds = cast(list[Meld], legal[first_meld:first_add])
+            choice = self._pick_meld(view, melds, view.requirement[side] == 0, hand_size)
             if choice is not None:
                 return choice
         if wild_add is not None:
             return wild_add
-        if discards:
-            return self._pick_discard(view, discards)
+        if first_discard < end:
+            return self._pick_discard(view, cast(list[Discard], legal[first_discard:]))
         return legal[0]
 
     def _pick_meld(
         self, view: SeatView, melds: list[Meld], opened: bool, hand_size: int
     ) -> Meld | None:
-        clean = [m for m in melds if not any(_wild(c) for c in m.cards)]
+        clean = [m for m in melds if _WILDS.isdisjoint(m.cards)]
         pool = clean
         if not pool:
             pool = [m for m in melds if len(m.cards) >= 4 or hand_size <= 4]
