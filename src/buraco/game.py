@@ -271,7 +271,7 @@ class Game:
         n = self.n
         self.hands = [[0] * N_CODES for _ in range(n)]
         self.sizes = [0] * n
-        cutter = (self.dealer - 1) % n
+        cutter = r.cutter_of(self.dealer)
         pos = 0
         if r.cutter_keeps_wild and is_wild_capable(deck[0]):
             self.hands[cutter][deck[0]] += 1
@@ -1098,7 +1098,7 @@ def deck_for(
             out.append(c)
         return out
 
-    cutter = (dealer - 1) % n
+    cutter = r.cutter_of(dealer)
     hand_sizes = [r.hand_size - (1 if keep and s == cutter else 0) for s in range(n)]
     full_hands = [fill(given_hands[s], hand_sizes[s], f"seat {s}") for s in range(n)]
     full_pots = [fill(given_pots[i], size, f"pot {i + 1}") for i, size in enumerate(r.pot_sizes)]

@@ -33,6 +33,7 @@ GoOutDiscard = Literal["required", "optional"]
 UnplayedPot = Literal["penalty", "cards"]
 StockEnd = Literal["finish-turn", "at-once"]
 CutBonus = Literal["none", "pots", "deal"]
+Cutter = Literal["previous", "first-player"]
 SemiCleanWild = Literal["any", "deuce"]
 
 
@@ -87,6 +88,7 @@ class Rules:
     target: int = 3000
     match_hands: int = 0
     round_scores: bool = False
+    cutter: Cutter = "previous"
     cut_bonus: CutBonus = "none"
     cut_bonus_points: int = 100
     cut_spread: int = 3
@@ -133,6 +135,11 @@ class Rules:
     def partnerships(self) -> bool:
         """Whether sides have more than one player."""
         return self.players > self.sides
+
+    def cutter_of(self, dealer: int) -> int:
+        """The seat that cuts when ``dealer`` deals."""
+        step = 1 if self.cutter == "first-player" else -1
+        return (dealer + step) % self.players
 
     def side_of(self, seat: int) -> int:
         """Side (team) of a seat: seats alternate around the table."""
@@ -216,6 +223,8 @@ OPTION_HELP: dict[str, str] = {
     "target": "match total that ends the match",
     "match_hands": "play this many hands instead of to the target (0: to the target)",
     "round_scores": "round each hand's score up to a multiple of 10",
+    "cutter": "who cuts: the seat before the dealer (previous) or the first player (the seat "
+    "after the dealer)",
     "cut_bonus": "cut bonus: none; pots (exact cut of the mortos' cards, +points to the "
     "cutter's side); deal (exactly the hands' cards left to the dealer: +points to the "
     "non-dealing side, fewer: -points to the cutter's side)",
@@ -252,6 +261,7 @@ PRESETS: dict[str, Preset] = {
             "clean_14_bonus": 1000,
             "pot_penalty_if_none_taken": False,
             "vulnerable_minimum": 75,
+            "cutter": "first-player",
         },
     ),
     "fechado": Preset(
@@ -269,6 +279,7 @@ PRESETS: dict[str, Preset] = {
             "go_out_canastra": "any",
             "pot_penalty_if_none_taken": False,
             "vulnerable_minimum": 75,
+            "cutter": "first-player",
         },
     ),
     "us": Preset(
