@@ -71,6 +71,20 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
     if phase == Phase.DRAW:
         return ("start your turn by drawing from the stock or taking the pile", "phase")
 
+    if g.must_open and phase == Phase.PLAY:
+        need = g.requirement[side] - g.staged_value
+        if isinstance(action, Discard | TurnUp | MoveWild):
+            return (
+                f"you took the pile owing your side's initial meld: meld {need} more points "
+                "this turn before discarding",
+                "initial-meld",
+            )
+        return (
+            f"after this play your side's initial meld ({need} more points this turn) could "
+            "no longer be made from your hand",
+            "initial-meld",
+        )
+
     if isinstance(action, Discard):
         c = action.card
         if not h[c]:
@@ -117,6 +131,14 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
         shape = g.tables.shape(action.cards)
         if isinstance(shape, str):
             return (f"not a valid meld: {shape}", "meld-shape")
+        if r.one_set_per_rank and not shape.run:
+            for i, m in enumerate(g.melds[side]):
+                if not m.run and m.rank == shape.rank:
+                    return (
+                        f"your side already has a set of that rank (meld {i + 1}): one set "
+                        "per rank; add to it instead",
+                        "one-set-per-rank",
+                    )
         if phase == Phase.TOP_MELD:
             if g.taken_top not in action.cards:
                 return (
@@ -124,10 +146,10 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
                     "pile-top",
                 )
             want = g.requirement_left(side)
-            if want and shape.value < want:
+            if want:
                 return (
-                    f"your side's initial meld must reach {want} points; this meld is "
-                    f"worth {shape.value}",
+                    f"with this meld your side's initial meld of {want} points could not be "
+                    "completed from your hand this turn",
                     "initial-meld",
                 )
         return (
@@ -166,6 +188,12 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
                 )
             return (f"{CARD_NAMES[c]} does not fit {where}", "add-fit")
         if action.place not in places:
+            if (
+                action.place == Place.NONE
+                and len(places) > 1
+                and not any(Add(action.meld, c, p) in g.legal_actions() for p in places)
+            ):
+                return explain(g, Add(action.meld, c, places[0]))
             words = " or ".join(f"'{Add(action.meld, c, p)}'" for p in places)
             if action.place == Place.NONE:
                 return (f"say where {CARD_NAMES[c]} goes: {words}", "placement")
@@ -239,6 +267,8 @@ def _empty_reason(g: Game, side: int, by_discard: bool, card: int, canastra: boo
     if not canastra:
         kind = "clean canastra" if r.go_out_canastra == "clean" else "canastra"
         return f"you may not empty your hand: going out needs a {kind} and your side has none"
+    if not r.go_out_first_turn and g.turns_started[g.turn] <= 1:
+        return "you may not go out in your first turn of the hand (go_out_first_turn is off)"
     if not by_discard:
         return "you may not go out by melding your last card: going out needs a final discard"
     if not r.go_out_wild_discard and is_wild_capable(card):

@@ -55,6 +55,7 @@ from buraco.cards import (
 from buraco.errors import IllegalAction, NotationError, RulesError
 from buraco.melds import TableMeld
 from buraco.movegen import MoveTables
+from buraco.opening import can_reach
 from buraco.rules import Rules, make_rules
 
 _DISCARDS = tuple(Discard(c) for c in range(N_CODES))
@@ -282,12 +283,14 @@ class Game:
             self.pots.append(deck[pos : pos + size])
             pos += size
         order = [(self.dealer + 1 + i) % n for i in range(n)]
-        while any(self.sizes[s] < r.hand_size for s in order):
+        keeper = cutter if self.sizes[cutter] else -1  # skipped in the first round (001)
+        for rnd in range(r.hand_size):
             for s in order:
-                if self.sizes[s] < r.hand_size:
-                    self.hands[s][deck[pos]] += 1
-                    self.sizes[s] += 1
-                    pos += 1
+                if rnd == 0 and s == keeper:
+                    continue
+                self.hands[s][deck[pos]] += 1
+                self.sizes[s] += 1
+                pos += 1
         self.pile: list[Card] = []
         if r.upcard:
             self.pile.append(deck[pos])
@@ -299,6 +302,7 @@ class Game:
         self.pot_taken = [False] * k
         self.unplayed = [False] * n
         self.hidden = [False] * n
+        self.turns_started = [0] * n
         self.vulnerable = [
             r.vulnerable_minimum > 0 and self.totals[s] >= r.vulnerable_threshold for s in range(k)
         ]
@@ -325,6 +329,7 @@ class Game:
         self.taken_top = -1
         self.moved: set[int] = set()
         self.last_turn = False
+        self.must_open = False
         self.pile_streak = 0
         self.went_out = -1
         self.ended_by = ""
@@ -432,7 +437,12 @@ class Game:
             if runs:
                 out.extend(runs)
         if tables.set_ranks:
-            out.extend(tables.sets(h))
+            exclude = 0
+            if self.rules.one_set_per_rank:
+                for m in self.melds[self.side_of[self.turn]]:
+                    if not m.run:
+                        exclude |= 1 << m.rank
+            out.extend(tables.sets(h, exclude))
         return out
 
     def _play_actions(self) -> list[Action]:
@@ -440,7 +450,9 @@ class Game:
         h = self.hands[seat]
         size = self.sizes[seat]
         side = self.side_of[seat]
-        out: list[Action] = [TURN_UP] if self.first_card >= 0 else []
+        if self.must_open:
+            return self._forced_opening_actions(h, side)
+        out: list[Action] = [TURN_UP] if self.first_card >= 0 and self.stock else []
         plain = self.taken_top < 0  # no pile-top restriction this turn
         melds = self._new_melds(h)
         if size <= 15 or not plain:
@@ -476,6 +488,31 @@ class Game:
             )
         return out
 
+    def _forced_opening_actions(self, h: list[int], side: int) -> list[Action]:
+        """After taking the pile owing an initial meld: melds that keep it within reach."""
+        need = self.requirement[side] - self.staged_value
+        values = self.values
+        tables = self.tables
+        out: list[Action] = []
+        for m in self._new_melds(h):
+            assert isinstance(m, Meld)
+            for c in m.cards:
+                h[c] -= 1
+            ok = can_reach(tables, h, need - sum(values[c] for c in m.cards))
+            for c in m.cards:
+                h[c] += 1
+            if ok:
+                out.append(m)
+        for i, tm in enumerate(self.melds[side]):
+            for c, p in tm.add_options(self.rules):
+                if h[c]:
+                    h[c] -= 1
+                    ok = can_reach(tables, h, need - values[c])
+                    h[c] += 1
+                    if ok:
+                        out.append(Add(i, c, p))
+        return out
+
     def _candidates(self, index: int, m: TableMeld) -> list[tuple[int, Action]]:
         cands: list[tuple[int, Action]] = [
             (c, Add(index, c, p)) for c, p in m.add_options(self.rules)
@@ -494,8 +531,15 @@ class Game:
         for m in self._new_melds(h):
             assert isinstance(m, Meld)
             if top in m.cards and self._meld_ok(m, h, size, side):
-                if need and sum(values[c] for c in m.cards) < need:
-                    continue
+                if need:
+                    # the rest of the initial meld must still be possible this turn
+                    for c in m.cards:
+                        h[c] -= 1
+                    ok = can_reach(self.tables, h, need - sum(values[c] for c in m.cards))
+                    for c in m.cards:
+                        h[c] += 1
+                    if not ok:
+                        continue
                 out.append(m)
         if not is_wild_capable(top) and not need:
             for i, tm in enumerate(self.melds[side]):
@@ -530,6 +574,8 @@ class Game:
         if not self.pot_taken[side]:
             return False
         if not canastra:
+            return False
+        if not r.go_out_first_turn and self.turns_started[self.turn] <= 1:
             return False
         if not by_discard:
             return r.go_out_discard == "optional"
@@ -677,6 +723,7 @@ class Game:
         self.hands[seat][c] += 1
         self.sizes[seat] += 1
         self.pile_streak = 0
+        self.turns_started[seat] += 1
         self.events.append(Event(seat, DRAW, c))
         if self.first_draw:
             self.first_draw = False
@@ -721,6 +768,7 @@ class Game:
             h[c] += 1
         self.sizes[seat] += len(pile)
         self.pile_streak += 1
+        self.turns_started[seat] += 1
         top = pile[-1]
         self.events.append(Event(seat, TAKE_PILE, cards=tuple(pile)))
         self.pile = []
@@ -728,6 +776,8 @@ class Game:
         if r.pile_top_meld:
             self.taken_top = top
             self.phase = Phase.TOP_MELD
+            side = self.side_of[seat]
+            self.must_open = not self.opened[side] and self.requirement[side] > 0
         else:
             if r.keep_taken_top:
                 self.taken_top = top
@@ -790,6 +840,7 @@ class Game:
     def _check_opening(self, side: int) -> None:
         if self.staged_value >= self.requirement[side]:
             self.opened[side] = True
+            self.must_open = False
             self.meld_views[side] = None
             for m in self.melds[side]:
                 m.staged = False
@@ -984,6 +1035,7 @@ class Game:
         g.pot_taken = list(self.pot_taken)
         g.unplayed = list(self.unplayed)
         g.hidden = list(self.hidden)
+        g.turns_started = list(self.turns_started)
         g.vulnerable = list(self.vulnerable)
         g.requirement = list(self.requirement)
         g.opened = list(self.opened)
@@ -1109,11 +1161,12 @@ def deck_for(
         deck.extend(p)
     order = [(dealer + 1 + i) % n for i in range(n)]
     idx = [0] * n
-    while any(idx[s] < hand_sizes[s] for s in order):
+    for rnd in range(r.hand_size):
         for s in order:
-            if idx[s] < hand_sizes[s]:
-                deck.append(full_hands[s][idx[s]])
-                idx[s] += 1
+            if rnd == 0 and keep and s == cutter:
+                continue
+            deck.append(full_hands[s][idx[s]])
+            idx[s] += 1
     deck.extend(up)
     deck.extend(given_stock)
     for c in _FILLER_ORDER:

@@ -209,8 +209,8 @@ class TableMeld:
         s, lo, hi, wp = self.suit, self.lo, self.hi, self.wpos
         minpos = 1 if rules.aces == "high" else 0
         maxpos = 12 if rules.aces == "low" else 13
-        can_low = lo - 1 >= minpos
-        can_high = hi + 1 <= maxpos
+        can_low = lo - 1 >= minpos and (rules.ace_to_ace or lo - 1 > 0 or hi < 13)
+        can_high = hi + 1 <= maxpos and (rules.ace_to_ace or hi + 1 < 13 or lo > 0)
         if can_low:
             out.append((card_at(s, lo - 1), Place.LOW))
         if can_high:
@@ -342,6 +342,8 @@ def _run_of(cards: tuple[Card, ...], rules: Rules, values: tuple[int, ...]) -> T
         )
     if best_wilds > 1:
         return "a meld may hold only one wild card"
+    if not rules.ace_to_ace and best.lo == 0 and best.hi == 13:
+        return "an ace may be low or high in a run, not both (ace_to_ace is off)"
     return best
 
 

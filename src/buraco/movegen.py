@@ -17,12 +17,14 @@ from buraco.cards import JOKER, TWO, WILD_CODES, Card
 from buraco.melds import TableMeld, card_at, shape_of
 from buraco.rules import Rules
 
-_WINDOWS: dict[tuple[int, bool, int, int], tuple[tuple[int, int, int], ...]] = {}
+_WINDOWS: dict[tuple[int, bool, int, int, bool], tuple[tuple[int, int, int], ...]] = {}
 
 
-def _windows(mask14: int, ace2: bool, minpos: int, maxpos: int) -> tuple[tuple[int, int, int], ...]:
+def _windows(
+    mask14: int, ace2: bool, minpos: int, maxpos: int, ace_to_ace: bool = True
+) -> tuple[tuple[int, int, int], ...]:
     """(lo, hi, gap) of every run window; gap is the one missing position or -1."""
-    key = (mask14, ace2, minpos, maxpos)
+    key = (mask14, ace2, minpos, maxpos, ace_to_ace)
     found = _WINDOWS.get(key)
     if found is not None:
         return found
@@ -36,10 +38,10 @@ def _windows(mask14: int, ace2: bool, minpos: int, maxpos: int) -> tuple[tuple[i
                 if missing > 1:
                     break
                 gap = hi
-            if hi - lo >= 2:
+            if hi - lo >= 2 and (ace_to_ace or lo > 0 or hi < 13):
                 out.append((lo, hi, gap if missing else -1))
         # the full ace-to-ace window with one ace: the wild may stand for either ace
-    if minpos == 0 and maxpos == 13 and not ace2 and mask14 & 1:
+    if minpos == 0 and maxpos == 13 and ace_to_ace and not ace2 and mask14 & 1:
         inner = all(mask14 >> p & 1 for p in range(1, 13))
         if inner:
             out.append((0, 13, 0))
@@ -100,7 +102,8 @@ class MoveTables:
         own_two = s * 13 + TWO
         wilds = [w for i, w in enumerate(WILD_CODES) if wbits >> i & 1]
         out: list[Meld] = []
-        for lo, hi, gap in _windows(mask14, ace2, self.minpos, self.maxpos):
+        a2a = self.rules.ace_to_ace
+        for lo, hi, gap in _windows(mask14, ace2, self.minpos, self.maxpos, a2a):
             naturals = [card_at(s, p) for p in range(lo, hi + 1)]
             if gap < 0:
                 out.append(self._remember(tuple(naturals)))
@@ -123,13 +126,15 @@ class MoveTables:
         return Meld(cards)
 
     # ----- sets ------------------------------------------------------------------------
-    def sets(self, h: list[int]) -> list[Meld]:
-        """Every set the hand counts ``h`` can meld."""
+    def sets(self, h: list[int], exclude: int = 0) -> list[Meld]:
+        """Every set the hand counts ``h`` can meld (no rank whose bit is in ``exclude``)."""
         out: list[Meld] = []
         jokers = h[JOKER]
         twos_bits = (1 if h[1] else 0) | (2 if h[14] else 0) | (4 if h[27] else 0)
         twos_bits |= 8 if h[40] else 0
         for r in self.set_ranks:
+            if exclude >> r & 1:
+                continue
             n = (h[r], h[13 + r], h[26 + r], h[39 + r])
             total = n[0] + n[1] + n[2] + n[3]
             if total < 2:

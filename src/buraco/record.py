@@ -46,7 +46,7 @@ from buraco.errors import BuracoError, RecordError, RulesError
 from buraco.rules import make_rules
 
 if TYPE_CHECKING:
-    from buraco.game import Game
+    from buraco.game import Game, HandResult
 
 FORMAT = "buraco-record"
 VERSION = 1
@@ -77,13 +77,7 @@ def record_of(game: Game) -> dict[str, Any]:
             "actions": [[e.seat, str(e.action)] for e in events if e.action is not None],
         }
         if i < len(game.results):
-            res = game.results[i]
-            hand["result"] = {
-                "ended_by": res.ended_by,
-                "went_out": res.went_out,
-                "scores": [s.as_dict() for s in res.scores],
-                "totals": list(res.totals),
-            }
+            hand["result"] = _result_of(game.results[i])
         hands.append(hand)
     return {
         "format": FORMAT,
@@ -152,10 +146,12 @@ def _check(data: Any) -> None:
         _need(isinstance(hand, dict), where, "must be an object with dealer, cut, deck, actions")
         _need(isinstance(hand.get("dealer"), int), f"{where}.dealer", "must be a seat number")
         _need(isinstance(hand.get("cut", 1), int), f"{where}.cut", "must be a whole number")
+        deck = hand.get("deck")
         _need(
-            isinstance(hand.get("deck"), str | list),
+            isinstance(deck, str)
+            or (isinstance(deck, list) and all(isinstance(c, str) for c in deck)),
             f"{where}.deck",
-            "must be the deck order as card codes, top card first",
+            "must be the deck order as card names (a string or a list), top card first",
         )
         actions = hand.get("actions")
         _need(isinstance(actions, list), f"{where}.actions", "must be a list")
@@ -231,9 +227,24 @@ def replay(source: str | Path | dict[str, Any], check_results: bool = True) -> G
         if check_results and "result" in hand:
             if not game.is_hand_over():
                 raise RecordError(f"record hands[{i}]: has a result but the hand is not over")
-            got = [s.as_dict() for s in game.results[i].scores]
-            if got != hand["result"].get("scores"):
-                raise RecordError(f"record hands[{i}].result: scores differ from the replay")
+            got = _result_of(game.results[i])
+            for key, value in hand["result"].items():
+                if got.get(key) != value:
+                    raise RecordError(
+                        f"record hands[{i}].result.{key}: {value!r} but the replay gives "
+                        f"{got.get(key)!r}"
+                    )
     if check_results and "totals" in data and data["totals"] != game.totals:
         raise RecordError(f"record totals: {data['totals']} but the replay gives {game.totals}")
+    if check_results and "winner" in data and data["winner"] != game.winner:
+        raise RecordError(f"record winner: {data['winner']} but the replay gives {game.winner}")
     return game
+
+
+def _result_of(res: HandResult) -> dict[str, Any]:
+    return {
+        "ended_by": res.ended_by,
+        "went_out": res.went_out,
+        "scores": [s.as_dict() for s in res.scores],
+        "totals": list(res.totals),
+    }

@@ -60,6 +60,8 @@ class Rules:
     pile_top_meld: bool = False
     keep_taken_top: bool = False
     aces: Aces = "both"
+    ace_to_ace: bool = True
+    one_set_per_rank: bool = False
     wild_moves: bool = False
     clean_bonus: int = 200
     dirty_bonus: int = 100
@@ -70,6 +72,7 @@ class Rules:
     twos_canastra_bonus: int = 0
     clean_eight_set_bonus: int = 0
     going_out_bonus: int = 100
+    go_out_first_turn: bool = True
     go_out_canastra: GoOutCanastra = "clean"
     go_out_discard: GoOutDiscard = "required"
     go_out_wild_discard: bool = True
@@ -194,6 +197,8 @@ OPTION_HELP: dict[str, str] = {
     "pile_top_meld": "the pile may be taken only to meld its top card at once",
     "keep_taken_top": "the pile's top card may not be discarded in the turn it was taken",
     "aces": "aces in runs: both (A-2-3 and Q-K-A), low only, or high only",
+    "ace_to_ace": "a 14-card run may have an ace at both ends (A-2-...-K-A)",
+    "one_set_per_rank": "a side may have only one set of each rank",
     "wild_moves": "a wild may move to the other end of its run; a wild 2 to its natural place",
     "clean_bonus": "bonus for a clean canastra (7+ cards, no wild)",
     "dirty_bonus": "bonus for a dirty canastra (7+ cards with a wild)",
@@ -204,6 +209,7 @@ OPTION_HELP: dict[str, str] = {
     "twos_canastra_bonus": "bonus for a canastra of 2s (0: off)",
     "clean_eight_set_bonus": "bonus for a clean set of 8 cards of a rank (0: off)",
     "going_out_bonus": "bonus for the side that goes out",
+    "go_out_first_turn": "a player may go out in their first turn of the hand",
     "go_out_canastra": "canastra a side needs to go out: clean, or any",
     "go_out_discard": "going out needs a final discard (required) or may end by melding (optional)",
     "go_out_wild_discard": "the final discard when going out may be a wild card",
@@ -331,6 +337,9 @@ PRESETS: dict[str, Preset] = {
             "upcard": True,
             "first_card_choice": False,
             "keep_taken_top": True,
+            "ace_to_ace": False,
+            "one_set_per_rank": True,
+            "go_out_first_turn": False,
             "go_out_canastra": "any",
             "go_out_wild_discard": False,
             "pot_to_stock": False,

@@ -143,7 +143,9 @@ class SeatView:
     """Each side's meld values and canastra bonuses so far this hand (public)."""
     vulnerable: tuple[bool, ...]
     requirement: tuple[int, ...]
-    """Initial-meld points each side still owes this hand (0 once opened)."""
+    """The initial-meld minimum of each side this hand (0 once the side has opened).
+
+    Staged melds (``MeldView.staged``) made this turn count toward it."""
     taken_top: Card | None
     """The pile's top card taken this turn that must be melded / may not be discarded."""
     last_turn: bool

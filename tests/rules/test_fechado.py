@@ -387,9 +387,10 @@ def test_a_vulnerable_side_cannot_take_the_pile_for_a_meld_short_of_75() -> None
     assert "75" in refuse(g, "take-pile", "pile-top")
 
 
-def test_the_top_card_meld_itself_must_reach_75() -> None:
-    # 001 §Buraco Fechado: pile cards can be used towards the 75 points (reading: the meld with
-    # the top card must itself reach the minimum; other melds do not help)
+def test_other_melds_of_the_turn_count_toward_75_with_the_top_card_meld() -> None:
+    # 001 §Buraco Fechado: if the team is vulnerable, meldable cards from the pile can be used
+    # towards the 75 points; RULINGS table: pile cards melded that turn count. The aces with
+    # the top card (45) and the kings from the hand (30) make 75 together.
     hand = "AC AS KC KD KH 4C 7C 3D 6D 9D QD"
     g = play(
         "fechado",
@@ -398,13 +399,37 @@ def test_the_top_card_meld_itself_must_reach_75() -> None:
         scores=[1500, 0],
         actions=["draw", "discard TC", "draw", "discard AH"],
     )
+    assert legal(g) == ["draw", "take-pile"]
+    g.apply("take-pile")
+    assert legal(g) == ["meld AC AH AS"]
+    g.apply("meld AC AH AS")
+    # the pile cannot be given back: the rest of the 75 must be melded before the discard
+    assert "30 more points" in refuse(g, "discard 4C", "initial-meld")
+    assert legal(g) == ["meld KC KD KH"]
+    g.apply("meld KC KD KH")
+    assert g.view(0)["requirement"] == [0, 0]
+    g.apply("discard 4C")
+    assert melds_text(g, 0) == ["AC AH AS", "KC KD KH"]
+
+
+def test_the_pile_cannot_be_taken_when_75_is_out_of_reach_this_turn() -> None:
+    # 001 §Buraco Fechado with the first meld(s) of a vulnerable team worth at least 75: the
+    # aces with the top card (45) and nothing else to meld make only 45
+    hand = "AC AS KC KD 4H 4C 7C 3D 6D 9D QD"
+    g = play(
+        "fechado",
+        hands=[hand, "AH"],
+        stock="TC 4S",
+        scores=[1500, 0],
+        actions=["draw", "discard TC", "draw", "discard AH"],
+    )
     assert legal(g) == ["draw"]
-    refuse(g, "take-pile", "pile-top")
+    assert "75" in refuse(g, "take-pile", "pile-top")
     # not vulnerable: no minimum, the same pile may be taken
     free = play(
         "fechado",
         hands=[hand, "AH"],
-        stock="TC 4H",
+        stock="TC 4S",
         actions=["draw", "discard TC", "draw", "discard AH"],
     )
     free.apply("take-pile")

@@ -7,7 +7,7 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
-from buraco.rules import Rules, make_rules
+from buraco.rules import Rules, coerce_option, make_rules
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -32,7 +32,13 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
 
 def build_rules(preset: str, players: int | None, options: list[str] | None) -> Rules:
     """Rules from command-line values (errors exit with a message)."""
-    return make_rules(preset, players=players, **parse_options(options))
+    opts = parse_options(options)
+    if "players" in opts:
+        value = opts.pop("players")
+        if players is not None and str(players) != value:
+            fail(f"--players {players} and --option players={value} disagree; give one")
+        players = coerce_option("players", value)
+    return make_rules(preset, players=players, **opts)
 
 
 PRESET_HELP = "rule preset: aberto, fechado, us, netcartas or italiano"
