@@ -188,11 +188,10 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
                 )
             return (f"{CARD_NAMES[c]} does not fit {where}", "add-fit")
         if action.place not in places:
-            if (
-                action.place == Place.NONE
-                and len(places) > 1
-                and not any(Add(action.meld, c, p) in g.legal_actions() for p in places)
+            if action.place == Place.NONE and not any(
+                Add(action.meld, c, p) in g.legal_actions() for p in places
             ):
+                # no placement is legal: the reason is the same for each
                 return explain(g, Add(action.meld, c, places[0]))
             words = " or ".join(f"'{Add(action.meld, c, p)}'" for p in places)
             if action.place == Place.NONE:

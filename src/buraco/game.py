@@ -736,7 +736,7 @@ class Game:
         if len(self.stock) > r.stock_reserve:
             return
         if r.pot_to_stock and self.pots:
-            pot = self.pots.pop()
+            pot = self.pots.pop(0)  # the next morto in taking order
             self.stock = pot[::-1] + self.stock
             self.events.append(Event(self.turn, None, note="a morto became the stock"))
             return

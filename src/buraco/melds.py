@@ -175,6 +175,7 @@ class TableMeld:
             return Bonus("clean", rules.clean_bonus)
         if (
             rules.semi_clean_bonus
+            and self.run
             and self.natural_stretch() >= 7
             and (rules.semi_clean_wild == "any" or self.wild % 13 == TWO)
         ):
@@ -223,8 +224,10 @@ class TableMeld:
                 out.append((natural, Place.WILD_HIGH))
             if rules.wild_moves and self.wild == s * 13 + TWO and lo == 2 and minpos <= 1:
                 # us: the wild 2 goes to its natural place, the new wild takes its spot
+                # (another copy of that 2 is simply added at the low end)
                 for w in WILD_CODES:
-                    out.append((w, Place.NONE))
+                    if w != self.wild:
+                        out.append((w, Place.NONE))
         else:
             two = s * 13 + TWO
             for w in WILD_CODES:

@@ -202,7 +202,8 @@ OPTION_HELP: dict[str, str] = {
     "wild_moves": "a wild may move to the other end of its run; a wild 2 to its natural place",
     "clean_bonus": "bonus for a clean canastra (7+ cards, no wild)",
     "dirty_bonus": "bonus for a dirty canastra (7+ cards with a wild)",
-    "semi_clean_bonus": "bonus for a canastra of 7 natural cards in a row plus a wild (0: off)",
+    "semi_clean_bonus": "bonus for a run canastra of 7 natural cards in a row plus a wild "
+    "(0: off)",
     "semi_clean_wild": "which wild makes a semi-clean canastra: any, or a deuce only",
     "clean_13_bonus": "bonus for a clean 13-card run (0: off)",
     "clean_14_bonus": "bonus for a clean 14-card run, ace to ace (0: off)",
@@ -306,6 +307,7 @@ PRESETS: dict[str, Preset] = {
             "failed_opening_penalty": 15,
             "target": 2000,
             "cut_bonus": "pots",
+            "semi_clean_wild": "deuce",
         },
         by_players={6: {"decks": 3, "pot_sizes": (11, 11, 11), "sides": 3}},
     ),
@@ -316,7 +318,7 @@ PRESETS: dict[str, Preset] = {
         players=(2, 4),
         options={
             "jokers_per_deck": 0,
-            "set_ranks": RANKS,
+            "set_ranks": "A3456789TJQK",
             "first_card_choice": False,
             "clean_13_bonus": 500,
             "clean_14_bonus": 1000,

@@ -1064,21 +1064,22 @@ def test_no_morto_left_means_the_hand_cannot_be_emptied() -> None:
 @pytest.mark.parametrize(("players", "stock"), [(2, 64), (4, 42)])
 def test_an_untaken_morto_becomes_the_stock(players: int, stock: int) -> None:
     # 001: if the draw pile runs out before both the mortos have been taken, then a morto is
-    # converted into a new draw pile of 11 cards, and play continues (reading: the last
-    # untaken morto)
+    # converted into a new draw pile of 11 cards, and play continues (000 §The Pot: the next
+    # hand from the pot is moved into the stock)
     g = play("aberto", players)
-    last = Counter(g.pots[-1])
     first = Counter(g.pots[0])
+    last = Counter(g.pots[-1])
     for _ in range(stock):
         draw_and_discard(g)
     assert not g.is_hand_over()
     assert len(g.pots) == 1
-    assert Counter(g.stock) == last
+    assert Counter(g.stock) == first
+    assert Counter(g.pots[0]) == last
     assert g.view(0)["stock"] == 11
     for _ in range(11):
         draw_and_discard(g)
     assert g.pots == []
-    assert Counter(g.stock) == first
+    assert Counter(g.stock) == last
     assert not g.is_hand_over()
 
 
