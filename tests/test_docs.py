@@ -1,0 +1,45 @@
+"""The documentation agrees with the engine: option defaults, and the README's commands."""
+
+import re
+from pathlib import Path
+
+from buraco.rules import PRESETS, make_rules, option_names
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value) if value != "" else "(none)"
+
+
+def test_every_option_is_in_the_docs_table_with_each_presets_default() -> None:
+    text = (ROOT / "docs" / "options.md").read_text()
+    rows = {
+        m.group(1): [c.strip() for c in m.group(2).split(" | ")]
+        for m in re.finditer(r"^\| `(\w+)` \| [^|]*(?:\\\|[^|]*)* \| (.*) \|$", text, re.M)
+    }
+    presets = list(PRESETS)
+    assert presets == ["aberto", "fechado", "us", "netcartas", "italiano"]
+    for name in option_names():
+        assert name in rows, f"docs/options.md has no row for {name}"
+        if name in ("players", "sides"):
+            continue
+        cells = rows[name][: len(presets)]
+        for preset, cell in zip(presets, cells, strict=True):
+            rules = make_rules(preset)
+            assert cell == _shown(getattr(rules, name)), (name, preset, cell)
+
+
+def test_the_readme_starts_with_the_two_commands_and_ci_runs_the_test_one() -> None:
+    readme = (ROOT / "README.md").read_text().splitlines()
+    commands = [line.strip() for line in readme[:12] if line.startswith("    ")]
+    assert len(commands) == 2
+    run, test = commands
+    assert "buraco simulate" in run and "pip install" in run
+    assert "pytest" in test
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert test in ci
