@@ -207,7 +207,9 @@ class Game:
             rules = rules.replace(**changes)
         self.rules = rules
         self.tables = _tables_for(rules)
-        self.options_view: Mapping[str, Any] = MappingProxyType(rules.options())
+        self.options_view: Mapping[str, Any] = MappingProxyType(
+            {k: tuple(v) if isinstance(v, list) else v for k, v in rules.options().items()}
+        )
         self.values = rules.values
         self.n = rules.players
         self.k = rules.sides
@@ -417,7 +419,7 @@ class Game:
     def is_legal(self, action: Action | str) -> bool:
         """Whether an action (or action text) is legal now."""
         try:
-            act = self.parse(action) if isinstance(action, str) else action
+            act = self.parse(action)
         except (NotationError, ValueError):
             return False
         return act in self.legal_actions()

@@ -164,9 +164,27 @@ def _check(data: Any) -> None:
                 f"{where}.actions[{j}]",
                 'must be [seat, "action"], e.g. [0, "draw"]',
             )
-    for key in ("names", "start_scores"):
-        if key in data:
-            _need(isinstance(data[key], list), key, "must be a list")
+    if "names" in data:
+        _need(
+            isinstance(data["names"], list) and all(isinstance(x, str) for x in data["names"]),
+            "names",
+            "must be a list of player names",
+        )
+    if "start_scores" in data:
+        scores = data["start_scores"]
+        _need(
+            isinstance(scores, list) and all(type(x) is int for x in scores),
+            "start_scores",
+            "must be a list of whole numbers, one per side",
+        )
+    for key in ("first_dealer", "seed"):
+        if data.get(key) is not None:
+            _need(type(data[key]) is int, key, "must be a whole number")
+    if "match" in data:
+        _need(isinstance(data["match"], bool), "match", "must be true or false")
+    for i, hand in enumerate(hands):
+        if "result" in hand:
+            _need(isinstance(hand["result"], dict), f"hands[{i}].result", "must be an object")
 
 
 def replay(source: str | Path | dict[str, Any], check_results: bool = True) -> Game:

@@ -202,8 +202,7 @@ OPTION_HELP: dict[str, str] = {
     "wild_moves": "a wild may move to the other end of its run; a wild 2 to its natural place",
     "clean_bonus": "bonus for a clean canastra (7+ cards, no wild)",
     "dirty_bonus": "bonus for a dirty canastra (7+ cards with a wild)",
-    "semi_clean_bonus": "bonus for a run canastra of 7 natural cards in a row plus a wild "
-    "(0: off)",
+    "semi_clean_bonus": "bonus for a run canastra of 7 natural cards in a row plus a wild (0: off)",
     "semi_clean_wild": "which wild makes a semi-clean canastra: any, or a deuce only",
     "clean_13_bonus": "bonus for a clean 13-card run (0: off)",
     "clean_14_bonus": "bonus for a clean 14-card run, ace to ace (0: off)",

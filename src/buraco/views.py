@@ -163,7 +163,7 @@ class SeatView:
         return {
             "seat": self.seat,
             "preset": self.preset,
-            "options": dict(self.options),
+            "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()},
             "names": list(self.names),
             "side": self.side,
             "sides": [list(s) for s in self.sides],
