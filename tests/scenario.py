@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from buraco import Game, deck_for, make_rules, replay
+import pytest
+
+from buraco import Game, IllegalAction, card_name, deck_for, make_rules, replay
 
 
 def play(
@@ -45,3 +47,82 @@ def play(
 def legal(game: Game) -> list[str]:
     """The legal actions as notation."""
     return [str(a) for a in game.legal_actions()]
+
+
+def views(game: Game) -> list[dict[str, Any]]:
+    """Every seat's view."""
+    return [game.view(s) for s in range(game.players)]
+
+
+def refused(game: Game, action: str) -> IllegalAction:
+    """Apply an action that must be refused; check nothing changed; return the error."""
+    before = views(game)
+    events = list(game.events)
+    with pytest.raises(IllegalAction) as info:
+        game.apply(action, seat=game.to_move)
+    assert views(game) == before
+    assert game.events == events
+    return info.value
+
+
+def refuse(game: Game, action: str, rule: str | None = None) -> str:
+    """Like :func:`refused`, also checking the rule id; returns the message."""
+    error = refused(game, action)
+    if rule is not None:
+        assert error.rule == rule
+    return str(error)
+
+
+def draw_and_discard(game: Game) -> str:
+    """The player to move draws the top stock card and discards it again; returns its name."""
+    seat = game.to_move
+    top = card_name(game.stock[-1])
+    game.apply("draw", seat=seat)
+    if not game.is_hand_over():
+        game.apply(f"discard {top}", seat=seat)
+    return top
+
+
+def finish_by_stock(game: Game) -> None:
+    """Draw and discard until the hand ends (the stock and the mortos run out)."""
+    while not game.is_hand_over():
+        draw_and_discard(game)
+
+
+def melds(game: Game, side: int) -> list[str]:
+    """A side's melds as notation."""
+    return [m.cards_text() for m in game.melds[side]]
+
+
+def names(game: Game, seat: int) -> list[str]:
+    """A seat's hand as card names, in code order."""
+    return [card_name(c) for c in game.hand(seat)]
+
+
+def hand_text(game: Game, seat: int) -> list[str]:
+    """A seat's hand as sorted card names."""
+    return sorted(names(game, seat))
+
+
+# 001 §Players and Cards: joker 20, two 10, ace 15, K Q J 10 9 8 10, 7 6 5 4 3 5.
+VALUES_001 = {
+    "JK": 20,
+    "2": 10,
+    "A": 15,
+    "K": 10,
+    "Q": 10,
+    "J": 10,
+    "T": 10,
+    "9": 10,
+    "8": 10,
+    "7": 5,
+    "6": 5,
+    "5": 5,
+    "4": 5,
+    "3": 5,
+}
+
+
+def points(cards: str) -> int:
+    """Card values of a list of card names, from the table in 001."""
+    return sum(VALUES_001["JK" if c == "JK" else c[0]] for c in cards.split())

@@ -24,59 +24,18 @@ from buraco import (
     make_rules,
     replay,
 )
-from scenario import legal, play
+from scenario import (
+    draw_and_discard,
+    finish_by_stock,
+    legal,
+    melds,
+    names,
+    play,
+    points,
+    refuse,
+)
 
 # ----- helpers -----------------------------------------------------------------------
-
-# 001 §Players and Cards: joker 20, two 10, ace 15, K Q J 10 9 8 10, 7 6 5 4 3 5.
-SOURCE_VALUES = {"JK": 20, "2": 10, "A": 15, "K": 10, "Q": 10, "J": 10, "T": 10, "9": 10}
-SOURCE_VALUES.update({"8": 10, "7": 5, "6": 5, "5": 5, "4": 5, "3": 5})
-
-
-def points(cards: str) -> int:
-    """Card values of a list of card names, from the table in 001."""
-    return sum(SOURCE_VALUES["JK" if c == "JK" else c[0]] for c in cards.split())
-
-
-def names(game: Game, seat: int) -> list[str]:
-    return [card_name(c) for c in game.hand(seat)]
-
-
-def views(game: Game) -> list[dict[str, Any]]:
-    return [game.view(s) for s in range(game.players)]
-
-
-def refuse(game: Game, action: str, rule: str | None = None) -> str:
-    """Apply an action that must be refused; check the state is unchanged; return the message."""
-    before = views(game)
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert views(game) == before
-    if rule is not None:
-        assert info.value.rule == rule
-    return str(info.value)
-
-
-def draw_and_discard(game: Game) -> str:
-    """The player to move draws and discards the card drawn; returns that card."""
-    seat = game.to_move
-    assert seat is not None
-    before = Counter(game.hand(seat))
-    game.apply("draw")
-    drawn = list((Counter(game.hand(seat)) - before).elements())
-    assert len(drawn) == 1
-    game.apply(f"discard {card_name(drawn[0])}")
-    return card_name(drawn[0])
-
-
-def finish_by_stock(game: Game) -> None:
-    """Draw and discard until the hand ends (the stock and the mortos run out)."""
-    while not game.is_hand_over():
-        draw_and_discard(game)
-
-
-def melds_text(game: Game, side: int) -> list[str]:
-    return [m.cards_text() for m in game.melds[side]]
 
 
 # Seat 0 goes out on the first turn: melds its whole hand (taking the morto directly),
@@ -320,7 +279,7 @@ def test_a_run_is_three_or_more_consecutive_cards_of_one_suit() -> None:
     refuse(g, "meld 3H 4H 6H", "meld-shape")
     refuse(g, "meld 3H 4S 5H", "meld-shape")
     g.apply("meld 3H 4H 5H 6H")
-    assert melds_text(g, 0) == ["3H 4H 5H 6H"]
+    assert melds(g, 0) == ["3H 4H 5H 6H"]
     assert g.melds[0][0].clean
 
 
@@ -348,8 +307,8 @@ def test_opponents_melds_are_out_of_reach() -> None:
     assert g.to_move == 1
     assert not any(a.startswith("add") for a in legal(g))
     assert "no melds" in refuse(g, "add 1 6H", "meld-number")
-    assert melds_text(g, 0) == ["3H 4H 5H"]
-    assert melds_text(g, 1) == []
+    assert melds(g, 0) == ["3H 4H 5H"]
+    assert melds(g, 1) == []
 
 
 def test_partners_add_to_each_others_melds() -> None:
@@ -364,7 +323,7 @@ def test_partners_add_to_each_others_melds() -> None:
     assert g.to_move == 2
     assert "add 1 6H high" in legal(g)
     g.apply("add 1 6H")
-    assert melds_text(g, 0) == ["3H 4H 5H 6H"]
+    assert melds(g, 0) == ["3H 4H 5H 6H"]
 
 
 # ----- aces, twos and wild cards ---------------------------------------------------------
@@ -403,15 +362,15 @@ def test_a_fourteen_card_run_has_an_ace_at_each_end() -> None:
         g.apply("add 1 AH")
     low = g.clone()
     low.apply("add 1 AH low")
-    assert melds_text(low, 0)[0].startswith("AH 2H")
+    assert melds(low, 0)[0].startswith("AH 2H")
     high = g.clone()
     high.apply("add 1 AH high")
-    assert melds_text(high, 0)[0].endswith("KH AH")
+    assert melds(high, 0)[0].endswith("KH AH")
     for thirteen in (low, high):
         assert thirteen.melds[0][0].size == 13
         assert thirteen.scores()[0].bonuses == 500
         thirteen.apply("add 1 AH")
-        assert melds_text(thirteen, 0) == ["AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"]
+        assert melds(thirteen, 0) == ["AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"]
         assert thirteen.scores()[0].bonuses == 1000
         assert thirteen.scores()[0].canastras == ("clean-14",)
 
@@ -463,16 +422,16 @@ def test_a_two_of_the_suit_added_below_the_three_is_natural_elsewhere_wild() -> 
         g.apply("add 1 2H")  # low (natural) or high (wild 6H): the player must say
     low = g.clone()
     low.apply("add 1 2H low")
-    assert melds_text(low, 0) == ["2H 3H 4H 5H"]
+    assert melds(low, 0) == ["2H 3H 4H 5H"]
     assert low.melds[0][0].clean
     high = g.clone()
     high.apply("add 1 2H high")
-    assert melds_text(high, 0) == ["3H 4H 5H 2H"]
+    assert melds(high, 0) == ["3H 4H 5H 2H"]
     assert not high.melds[0][0].clean
     # a two of another suit below the three is a wild card
     other = play("aberto", hands=["3H 4H 5H 9C"], stock="2S", actions=["draw", "meld 3H 4H 5H"])
     other.apply("add 1 2S low")
-    assert melds_text(other, 0) == ["2S 3H 4H 5H"]
+    assert melds(other, 0) == ["2S 3H 4H 5H"]
     assert not other.melds[0][0].clean
 
 
@@ -502,10 +461,10 @@ def test_adding_the_natural_card_frees_the_wild_to_the_end_the_player_chooses() 
         g.apply("add 1 5H")
     low = g.clone()
     low.apply("add 1 5H wild-low")
-    assert melds_text(low, 0) == ["JK 3H 4H 5H 6H"]
+    assert melds(low, 0) == ["JK 3H 4H 5H 6H"]
     high = g.clone()
     high.apply("add 1 5H wild-high")
-    assert melds_text(high, 0) == ["3H 4H 5H 6H JK"]
+    assert melds(high, 0) == ["3H 4H 5H 6H JK"]
     assert not high.melds[0][0].clean
 
 
@@ -523,7 +482,7 @@ def test_the_freed_wild_goes_to_the_only_free_end() -> None:
     assert "add 1 2H wild-low" not in legal(g)
     refuse(g, "add 1 2H wild-low", "placement")
     g.apply("add 1 2H")
-    assert melds_text(g, 0) == ["AH 2H 3H JK"]
+    assert melds(g, 0) == ["AH 2H 3H JK"]
 
 
 def test_freeing_a_wild_with_no_free_end_is_illegal() -> None:
@@ -556,7 +515,7 @@ def test_a_freed_wild_two_that_lands_below_the_three_becomes_natural() -> None:
     )
     assert not g.melds[0][0].clean
     g.apply("add 1 5H wild-low")
-    assert melds_text(g, 0) == ["2H 3H 4H 5H 6H"]
+    assert melds(g, 0) == ["2H 3H 4H 5H 6H"]
     assert g.melds[0][0].clean
     assert g.view(0)["melds"][0][0]["wild"] is None
 
@@ -666,7 +625,7 @@ def test_a_vulnerable_side_opens_with_several_melds_and_adds_worth_75() -> None:
     assert g.view(0)["requirement"][0] == 0
     assert not any(m["staged"] for m in g.view(0)["melds"][0])
     g.apply("discard 7C")
-    assert melds_text(g, 0) == ["3H 4H 5H 6H", "9S TS JS QS KS AS"]
+    assert melds(g, 0) == ["3H 4H 5H 6H", "9S TS JS QS KS AS"]
     assert g.scores()[0].melds == 85
 
 
@@ -682,7 +641,7 @@ def test_a_vulnerable_sides_later_melds_have_no_minimum() -> None:
     assert g.view(0)["requirement"] == [0, 0]
     g.apply("meld 3D 4D 5D")
     g.apply("discard 2C")
-    assert melds_text(g, 0)[-1] == "3D 4D 5D"
+    assert melds(g, 0)[-1] == "3D 4D 5D"
 
 
 def test_partners_share_the_vulnerability_of_their_side() -> None:
@@ -704,8 +663,8 @@ def test_partners_share_the_vulnerability_of_their_side() -> None:
             "discard KC",
         ],
     )
-    assert melds_text(g, 1) == ["3S 4S 5S"]  # side 1 is not vulnerable
-    assert melds_text(g, 0) == []  # seat 2's 15 points were short of 75
+    assert melds(g, 1) == ["3S 4S 5S"]  # side 1 is not vulnerable
+    assert melds(g, 0) == []  # seat 2's 15 points were short of 75
     assert {"3H", "4H", "5H"} <= set(names(g, 2))
 
 
@@ -1307,7 +1266,7 @@ def test_play_without_vulnerability() -> None:
         actions=["draw", "meld 3H 4H 5H", "discard KD"],
     )
     assert g.view(0)["vulnerable"] == [False, False]
-    assert melds_text(g, 0) == ["3H 4H 5H"]
+    assert melds(g, 0) == ["3H 4H 5H"]
 
 
 def test_jokers_worth_50() -> None:

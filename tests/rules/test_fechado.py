@@ -16,7 +16,6 @@ import pytest
 
 from buraco import (
     Game,
-    IllegalAction,
     NotationError,
     Phase,
     RulesError,
@@ -25,59 +24,18 @@ from buraco import (
     make_rules,
     replay,
 )
-from scenario import legal, play
+from scenario import (
+    draw_and_discard,
+    finish_by_stock,
+    legal,
+    melds,
+    names,
+    play,
+    points,
+    refuse,
+)
 
 # ----- helpers -----------------------------------------------------------------------
-
-# 001 §Players and Cards: joker 20, two 10, ace 15, K Q J 10 9 8 10, 7 6 5 4 3 5.
-SOURCE_VALUES = {"JK": 20, "2": 10, "A": 15, "K": 10, "Q": 10, "J": 10, "T": 10, "9": 10}
-SOURCE_VALUES.update({"8": 10, "7": 5, "6": 5, "5": 5, "4": 5, "3": 5})
-
-
-def points(cards: str) -> int:
-    """Card values of a list of card names, from the table in 001."""
-    return sum(SOURCE_VALUES["JK" if c == "JK" else c[0]] for c in cards.split())
-
-
-def names(game: Game, seat: int) -> list[str]:
-    return [card_name(c) for c in game.hand(seat)]
-
-
-def views(game: Game) -> list[dict[str, Any]]:
-    return [game.view(s) for s in range(game.players)]
-
-
-def refuse(game: Game, action: str, rule: str | None = None) -> str:
-    """Apply an action that must be refused; check the state is unchanged; return the message."""
-    before = views(game)
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert views(game) == before
-    if rule is not None:
-        assert info.value.rule == rule
-    return str(info.value)
-
-
-def draw_and_discard(game: Game) -> str:
-    """The player to move draws and discards the card drawn; returns that card."""
-    seat = game.to_move
-    assert seat is not None
-    before = Counter(game.hand(seat))
-    game.apply("draw")
-    drawn = list((Counter(game.hand(seat)) - before).elements())
-    assert len(drawn) == 1
-    game.apply(f"discard {card_name(drawn[0])}")
-    return card_name(drawn[0])
-
-
-def finish_by_stock(game: Game) -> None:
-    """Draw and discard until the hand ends (the stock and the mortos run out)."""
-    while not game.is_hand_over():
-        draw_and_discard(game)
-
-
-def melds_text(game: Game, side: int) -> list[str]:
-    return [m.cards_text() for m in game.melds[side]]
 
 
 def pile_game(hand: str, top: str, players: int = 2, **options: Any) -> Game:
@@ -274,7 +232,7 @@ def test_the_top_card_may_be_melded_with_other_cards_from_the_pile() -> None:
     g.apply("take-pile")
     assert legal(g) == ["meld TC JC QC"]
     g.apply("meld TC JC QC")
-    assert melds_text(g, 0) == ["TC JC QC"]
+    assert melds(g, 0) == ["TC JC QC"]
 
 
 def test_the_top_card_may_be_added_to_an_own_meld() -> None:
@@ -290,7 +248,7 @@ def test_the_top_card_may_be_added_to_an_own_meld() -> None:
     g.apply("take-pile")
     assert legal(g) == ["add 1 6H high"]
     g.apply("add 1 6H")
-    assert melds_text(g, 0) == ["3H 4H 5H 6H"]
+    assert melds(g, 0) == ["3H 4H 5H 6H"]
     assert g.phase == Phase.PLAY
 
 
@@ -314,7 +272,7 @@ def test_a_wild_top_card_may_start_a_new_meld(top: str) -> None:
     plays = legal(g)
     assert plays and all(a.startswith("meld") and top in a.split() for a in plays)
     g.apply(f"meld JH QH {top}")
-    assert melds_text(g, 0) == [f"JH QH {top}"]
+    assert melds(g, 0) == [f"JH QH {top}"]
     assert not g.melds[0][0].clean
 
 
@@ -348,7 +306,7 @@ def test_the_top_card_meld_may_use_a_wild_card_from_the_pile() -> None:
     assert {"meld JK JH QH", "meld JH QH JK"} <= set(plays)
     assert all("QH" in a.split() and "JK" in a.split() for a in plays)
     g.apply("meld JH QH JK")
-    assert melds_text(g, 0) == ["JH QH JK"]
+    assert melds(g, 0) == ["JH QH JK"]
 
 
 # ----- the initial meld when vulnerable (fechado) --------------------------------------
@@ -371,7 +329,7 @@ def test_pile_cards_count_toward_the_75_of_a_vulnerable_side() -> None:
     g.apply("meld AC AD AH AS AS")
     assert g.view(0)["requirement"] == [0, 0]
     g.apply("discard KH")
-    assert melds_text(g, 0) == ["AC AD AH AS AS"]
+    assert melds(g, 0) == ["AC AD AH AS AS"]
 
 
 def test_a_vulnerable_side_cannot_take_the_pile_for_a_meld_short_of_75() -> None:
@@ -409,7 +367,7 @@ def test_other_melds_of_the_turn_count_toward_75_with_the_top_card_meld() -> Non
     g.apply("meld KC KD KH")
     assert g.view(0)["requirement"] == [0, 0]
     g.apply("discard 4C")
-    assert melds_text(g, 0) == ["AC AH AS", "KC KD KH"]
+    assert melds(g, 0) == ["AC AH AS", "KC KD KH"]
 
 
 def test_the_pile_cannot_be_taken_when_75_is_out_of_reach_this_turn() -> None:
@@ -486,7 +444,7 @@ def test_sets_of_three_or_more_equal_cards_of_any_rank() -> None:
     assert {"meld 5C 5D 5H", "meld KC KD KS KS", "meld 7C 7D JK"} <= set(legal(g))
     g.apply("meld 5H 5C 5D")  # a set in any order
     g.apply("meld KS KC KS KD")
-    assert melds_text(g, 0) == ["5C 5D 5H", "KC KD KS KS"]
+    assert melds(g, 0) == ["5C 5D 5H", "KC KD KS KS"]
     assert not g.melds[0][0].run
     assert all(m.clean for m in g.melds[0])
     assert "at least 3" in refuse(g, "meld 7C 7D", "meld-shape")
@@ -509,7 +467,7 @@ def test_a_set_holds_at_most_one_wild_card_and_two_natural_cards() -> None:
     g.apply("meld 9D 9H 9S")
     g.apply("add 2 2S")
     assert not g.melds[0][1].clean
-    assert melds_text(g, 0)[1] == "9D 9H 9S 2S"
+    assert melds(g, 0)[1] == "9D 9H 9S 2S"
 
 
 def test_a_set_of_twos_is_natural() -> None:
@@ -615,7 +573,7 @@ def test_freeing_a_wild_in_a_fechado_run() -> None:
     with pytest.raises(NotationError):
         g.apply("add 1 5H")
     g.apply("add 1 5H wild-high")
-    assert melds_text(g, 0) == ["3H 4H 5H 6H JK"]
+    assert melds(g, 0) == ["3H 4H 5H 6H JK"]
 
 
 def test_a_clean_fourteen_card_run_scores_1000_in_fechado() -> None:

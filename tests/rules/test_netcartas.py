@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from buraco import Game, IllegalAction, RulesError, card_name, make_rules
-from scenario import legal, play
+from buraco import Game, RulesError, card_name, make_rules
+from scenario import draw_and_discard, hand_text, legal, melds, play, refused
 
 SPADES = "3S 4S 5S 6S 7S 8S 9S TS JS QS KS"  # 5 * 5 + 6 * 10 = 85 points
 HEARTS = "3H 4H 5H 6H 7H 8H 9H TH JH QH KH"  # 85 points
@@ -19,38 +19,6 @@ CLUBS = "3C 4C 5C 6C 7C 8C 9C TC JC QC KC"  # 85 points
 # eleven cards of eleven different ranks, no two of a suit within two ranks: no meld,
 # not even a set; worth 85 points
 JUNK = "4C 8C QC 3D 7D JD 5H 9H KH 6S TS"
-
-
-def views(game: Game) -> list[dict[str, Any]]:
-    return [game.view(s) for s in range(game.players)]
-
-
-def refused(game: Game, action: str) -> IllegalAction:
-    """Apply an action that must be refused and check that nothing changed."""
-    before = views(game)
-    events = list(game.events)
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action, seat=game.to_move)
-    assert views(game) == before
-    assert game.events == events
-    return info.value
-
-
-def draw_and_discard(game: Game) -> None:
-    """The player to move draws the top stock card and discards it again."""
-    seat = game.turn
-    top = card_name(game.stock[-1])
-    game.apply("draw", seat=seat)
-    if not game.is_hand_over():
-        game.apply(f"discard {top}", seat=seat)
-
-
-def melds(game: Game, side: int) -> list[str]:
-    return [m.cards_text() for m in game.melds[side]]
-
-
-def hand_text(game: Game, seat: int) -> list[str]:
-    return sorted(card_name(c) for c in game.hand(seat))
 
 
 def out_in_one_turn(**kw: Any) -> Game:
