@@ -126,3 +126,26 @@ VALUES_001 = {
 def points(cards: str) -> int:
     """Card values of a list of card names, from the table in 001."""
     return sum(VALUES_001["JK" if c == "JK" else c[0]] for c in cards.split())
+
+
+# Eleven-card runs (3 to K of a suit: 5 * 5 + 6 * 10 = 85 points with 5/10 values).
+SPADES = "3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
+HEARTS = "3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
+DIAMONDS = "3D 4D 5D 6D 7D 8D 9D TD JD QD KD"
+CLUBS = "3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
+# Eleven cards of eleven ranks, no two of a suit within two ranks: no meld, not even a set;
+# 85 points with 5/10 values.
+JUNK = "4C 8C QC 3D 7D JD 5H 9H KH 6S TS"
+
+
+def out_in_one_turn(preset: str, **kw: Any) -> Game:
+    """Seat 0 melds 3S-AS (taking its morto by melding), then melds the morto 3H-KH."""
+    return play(
+        preset,
+        2,
+        hands=[SPADES, JUNK],
+        pots=[HEARTS],
+        stock="AS",
+        actions=["draw", f"meld {SPADES} AS", f"meld {HEARTS}"],
+        **kw,
+    )

@@ -35,9 +35,6 @@ from scenario import (
     refuse,
 )
 
-# ----- helpers -----------------------------------------------------------------------
-
-
 # Seat 0 goes out on the first turn: melds its whole hand (taking the morto directly),
 # melds all but one morto card and discards the last one.
 OUT_HAND = "8H 9H TH JH QH KH AH 8S 9S TS JS"

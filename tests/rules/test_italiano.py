@@ -11,15 +11,19 @@ from typing import Any
 import pytest
 
 from buraco import Game, RulesError, card_name, make_rules
-from scenario import draw_and_discard, hand_text, legal, melds, play, refused
-
-SPADES = "3S 4S 5S 6S 7S 8S 9S TS JS QS KS"  # 5 * 5 + 6 * 10 = 85 points
-HEARTS = "3H 4H 5H 6H 7H 8H 9H TH JH QH KH"  # 85 points
-DIAMONDS = "3D 4D 5D 6D 7D 8D 9D TD JD QD KD"  # 85 points
-CLUBS = "3C 4C 5C 6C 7C 8C 9C TC JC QC KC"  # 85 points
-# eleven cards of eleven different ranks, no two of a suit within two ranks: no meld,
-# not even a set; worth 85 points
-JUNK = "4C 8C QC 3D 7D JD 5H 9H KH 6S TS"
+from scenario import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    JUNK,
+    SPADES,
+    draw_and_discard,
+    hand_text,
+    legal,
+    melds,
+    play,
+    refused,
+)
 
 
 def out_in_two_turns(**kw: Any) -> Game:

@@ -5,34 +5,23 @@ Source: 004 (an online card site's rules), and ``RULINGS.md``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from buraco import Game, RulesError, card_name, make_rules
-from scenario import draw_and_discard, hand_text, legal, melds, play, refused
-
-SPADES = "3S 4S 5S 6S 7S 8S 9S TS JS QS KS"  # 5 * 5 + 6 * 10 = 85 points
-HEARTS = "3H 4H 5H 6H 7H 8H 9H TH JH QH KH"  # 85 points
-DIAMONDS = "3D 4D 5D 6D 7D 8D 9D TD JD QD KD"  # 85 points
-CLUBS = "3C 4C 5C 6C 7C 8C 9C TC JC QC KC"  # 85 points
-# eleven cards of eleven different ranks, no two of a suit within two ranks: no meld,
-# not even a set; worth 85 points
-JUNK = "4C 8C QC 3D 7D JD 5H 9H KH 6S TS"
-
-
-def out_in_one_turn(**kw: Any) -> Game:
-    """Seat 0 melds 3S-AS (taking its pot by melding), then melds the pot 3H-KH."""
-    return play(
-        "netcartas",
-        2,
-        hands=[SPADES, JUNK],
-        pots=[HEARTS],
-        stock="AS",
-        actions=["draw", f"meld {SPADES} AS", f"meld {HEARTS}"],
-        **kw,
-    )
-
+from scenario import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    JUNK,
+    SPADES,
+    draw_and_discard,
+    hand_text,
+    legal,
+    melds,
+    out_in_one_turn,
+    play,
+    refused,
+)
 
 # ===== the game =========================================================================
 
@@ -425,7 +414,7 @@ def test_the_first_of_a_pair_to_finish_takes_the_pot_the_partner_then_beats() ->
 def test_direct_beat_without_a_discard() -> None:
     # 004 §Beating: If the player finishes without discard into the garbage, it is a direct beat
     # 004 §Score of beating: The player or pair who has beaten get 100 points
-    game = out_in_one_turn()
+    game = out_in_one_turn("netcartas")
     assert game.is_hand_over()
     assert game.ended_by == "going-out"
     side0, side1 = game.scores()
@@ -500,7 +489,7 @@ def test_beating_needs_the_pot() -> None:
 def test_a_side_that_did_not_get_the_pot_loses_100() -> None:
     # 004 §Penalty for not get the Pot: In case of the player or pair does not get the pot will
     # be reduced 100 points in his score
-    game = out_in_one_turn()
+    game = out_in_one_turn("netcartas")
     assert game.scores()[1].pot == -100
     assert game.scores()[0].pot == 0
 
@@ -573,14 +562,14 @@ def test_stock_drawn_out_ends_the_hand_in_four_players_too() -> None:
 def test_the_first_side_to_reach_the_beating_score_wins(start: int, winner: int | None) -> None:
     # 004 §Game Target: The first player or pair who gets or passes this score win
     # RULINGS presets table: netcartas match target: set by the players (default 3000)
-    game = out_in_one_turn(match=True, scores=[start, 0])
+    game = out_in_one_turn("netcartas", match=True, scores=[start, 0])
     assert game.totals == [start + 685, -185]
     assert game.winner == winner
 
 
 def test_the_beating_score_is_set_by_the_players() -> None:
     # 004 §Beating score: It is the score that the player have to get to finish the game
-    game = out_in_one_turn(match=True, target=500)
+    game = out_in_one_turn("netcartas", match=True, target=500)
     assert game.totals == [685, -185]
     assert game.winner == 0
 
@@ -588,7 +577,7 @@ def test_the_beating_score_is_set_by_the_players() -> None:
 def test_a_game_by_rounds_is_won_by_the_biggest_score() -> None:
     # 004 §Game Target: If it is by round, the score will be counted in the end of round. In the
     # end of the game / round the winner will be who has the biggest score
-    game = out_in_one_turn(match=True, match_hands=1, scores=[0, 600])
+    game = out_in_one_turn("netcartas", match=True, match_hands=1, scores=[0, 600])
     assert game.totals == [685, 415]
     assert game.winner == 0
 

@@ -21,29 +21,23 @@ from buraco import (
     parse_cards,
     replay,
 )
-from scenario import draw_and_discard, hand_text, legal, melds, play, refused, views
+from scenario import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    JUNK,
+    SPADES,
+    draw_and_discard,
+    hand_text,
+    legal,
+    melds,
+    out_in_one_turn,
+    play,
+    refused,
+    views,
+)
 
-SPADES = "3S 4S 5S 6S 7S 8S 9S TS JS QS KS"  # 5 * 5 + 6 * 10 = 85 points
-HEARTS = "3H 4H 5H 6H 7H 8H 9H TH JH QH KH"  # 85 points
-DIAMONDS = "3D 4D 5D 6D 7D 8D 9D TD JD QD KD"  # 85 points
-CLUBS = "3C 4C 5C 6C 7C 8C 9C TC JC QC KC"  # 85 points
-# eleven cards of eleven different ranks, no two of a suit within two ranks: they make
-# no meld, and are worth 5 + 10 + 10 + 5 + 5 + 10 + 5 + 10 + 10 + 5 + 10 = 85 points
-JUNK = "4C 8C QC 3D 7D JD 5H 9H KH 6S TS"
 HAND_45 = "8C 9C TC 3H 4H 5H 7S 4S KD JS 7D"
-
-
-def out_in_one_turn(**kw: Any) -> Game:
-    """Seat 0 melds 3S-AS (taking the first pot by melding), then melds the pot 3H-KH."""
-    return play(
-        "us",
-        2,
-        hands=[SPADES, JUNK],
-        pots=[HEARTS],
-        stock="AS",
-        actions=["draw", f"meld {SPADES} AS", f"meld {HEARTS}"],
-        **kw,
-    )
 
 
 # ===== setup =============================================================================
@@ -77,7 +71,7 @@ def test_discard_pile_starts_empty_and_first_player_must_draw() -> None:
 def test_first_player_is_left_of_dealer_and_the_deal_passes() -> None:
     # 000 §First Draw: The first play is made by the person sitting to the left of the dealer
     # 000 §The Deal: Responsibility for dealing the cards always proceeds clockwise
-    game = out_in_one_turn(match=True)
+    game = out_in_one_turn("us", match=True)
     assert game.dealer == 1
     assert game.is_hand_over()
     game.next_hand()
@@ -708,7 +702,7 @@ def test_the_raised_minimum_lasts_for_that_hand_only() -> None:
 def test_reaching_1500_in_the_match_raises_the_next_hands_minimum() -> None:
     # 000 §Initial Melding: This minimum initial meld number varies based upon the total number
     # of points already earned by that team in the match
-    game = out_in_one_turn(match=True, scores=[1000, 0])
+    game = out_in_one_turn("us", match=True, scores=[1000, 0])
     assert game.totals == [1685, -185]
     game.next_hand()
     assert game.requirement_left(0) == 75
@@ -926,7 +920,7 @@ def test_going_out_by_melding_every_card() -> None:
     # 000 §Scoring: If a team ends the game (If a player plays all the cards in their hand and the
     # team has taken a hand from the pot and the team has at least one clean run), then that
     # team adds one hundred points
-    game = out_in_one_turn()
+    game = out_in_one_turn("us")
     assert game.is_hand_over()
     assert game.ended_by == "going-out"
     side0, side1 = game.scores()
@@ -1008,7 +1002,7 @@ def test_option_going_out_on_a_dirty_canastra() -> None:
 def test_a_team_without_its_pot_loses_100() -> None:
     # 000 §Scoring: if a team did not take a hand from the pot, then they must subtract one
     # hundred points from their team's total score
-    game = out_in_one_turn()
+    game = out_in_one_turn("us")
     assert game.scores()[1].pot == -100
     assert game.scores()[0].pot == 0
 
@@ -1173,7 +1167,7 @@ def test_the_exact_cut_counts_in_the_hand_total() -> None:
 @pytest.mark.parametrize(("start", "winner"), [(1315, 0), (1314, None)])
 def test_the_match_is_won_at_2000(start: int, winner: int | None) -> None:
     # 000 §Scoring: The first team to accumulate two thousand or more points wins the match
-    game = out_in_one_turn(match=True, scores=[start, 0])
+    game = out_in_one_turn("us", match=True, scores=[start, 0])
     # the hand scores 685
     assert game.totals == [start + 685, -185]
     assert game.winner == winner
@@ -1183,10 +1177,10 @@ def test_the_match_is_won_at_2000(start: int, winner: int | None) -> None:
 def test_option_a_match_of_a_fixed_number_of_hands() -> None:
     # 000 §Variations: Play for a predefined duration rather than a point total. The team with
     # the most points wins
-    one = out_in_one_turn(match=True, scores=[0, 500], match_hands=1)
+    one = out_in_one_turn("us", match=True, scores=[0, 500], match_hands=1)
     assert one.totals == [685, 315]
     assert one.winner == 0
-    two = out_in_one_turn(match=True, scores=[1900, 0], match_hands=2)
+    two = out_in_one_turn("us", match=True, scores=[1900, 0], match_hands=2)
     assert two.totals[0] >= 2000
     assert two.winner is None
     two.next_hand()
