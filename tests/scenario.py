@@ -149,3 +149,40 @@ def out_in_one_turn(preset: str, **kw: Any) -> Game:
         actions=["draw", f"meld {SPADES} AS", f"meld {HEARTS}"],
         **kw,
     )
+
+
+# What a seat's view holds (the engine issue: own hand, every side's melds, the pile as the
+# preset shows it, other hands' sizes, stock and morto sizes and status, scores, whose turn,
+# legal actions).
+VIEW_KEYS = {
+    "seat",
+    "preset",
+    "options",
+    "names",
+    "side",
+    "sides",
+    "hand",
+    "hidden_pot",
+    "hand_sizes",
+    "melds",
+    "pile",
+    "pile_size",
+    "pile_open",
+    "stock",
+    "pots",
+    "pot_taken",
+    "turn",
+    "phase",
+    "dealer",
+    "hand_number",
+    "totals",
+    "table_points",
+    "vulnerable",
+    "requirement",
+    "taken_top",
+    "last_turn",
+    "legal",
+    "log",
+    "scores",
+    "winner",
+}

@@ -43,6 +43,7 @@ from buraco import (
 from buraco.cards import JOKER, N_CODES, RANKS, build_deck
 from buraco.game import Phase
 from buraco.views import seat_view
+from scenario import VIEW_KEYS
 
 # ----------------------------------------------------------------------------------------
 # configurations and random play
@@ -653,39 +654,6 @@ def test_illegal_actions_are_refused_and_change_nothing(
 # ----------------------------------------------------------------------------------------
 # views
 # ----------------------------------------------------------------------------------------
-
-VIEW_KEYS = {
-    "seat",
-    "preset",
-    "options",
-    "names",
-    "side",
-    "sides",
-    "hand",
-    "hidden_pot",
-    "hand_sizes",
-    "melds",
-    "pile",
-    "pile_size",
-    "pile_open",
-    "stock",
-    "pots",
-    "pot_taken",
-    "turn",
-    "phase",
-    "dealer",
-    "hand_number",
-    "totals",
-    "table_points",
-    "vulnerable",
-    "requirement",
-    "taken_top",
-    "last_turn",
-    "legal",
-    "log",
-    "scores",
-    "winner",
-}
 
 
 def check_view(game: Game, seat: int) -> dict[str, Any]:

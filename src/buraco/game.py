@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import compress
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buraco.actions import (
     DRAW,
@@ -57,6 +57,9 @@ from buraco.melds import TableMeld
 from buraco.movegen import MoveTables
 from buraco.opening import can_reach
 from buraco.rules import Rules, make_rules
+
+if TYPE_CHECKING:
+    from buraco.views import MeldView
 
 _DISCARDS = tuple(Discard(c) for c in range(N_CODES))
 
@@ -300,7 +303,8 @@ class Game:
         self.stock: list[Card] = deck[pos:][::-1]  # top card last
         k = self.k
         self.melds: list[list[TableMeld]] = [[] for _ in range(k)]
-        self.meld_views: list[Any] = [None] * k  # per side: cached views (see buraco.views)
+        # per side: its melds' views and table points, cached by buraco.views
+        self.meld_views: list[tuple[tuple[MeldView, ...], int] | None] = [None] * k
         self.pot_taken = [False] * k
         self.unplayed = [False] * n
         self.hidden = [False] * n
@@ -424,28 +428,13 @@ class Game:
             return False
         return act in self.legal_actions()
 
-    def _new_melds(self, h: list[int]) -> list[Action]:
-        tables = self.tables
-        out: list[Action] = []
-        wbits = (
-            (1 if h[52] else 0)
-            | (2 if h[1] else 0)
-            | (4 if h[14] else 0)
-            | (8 if h[27] else 0)
-            | (16 if h[40] else 0)
-        )
-        for s in range(4):
-            runs = tables.runs(h, s, wbits)
-            if runs:
-                out.extend(runs)
-        if tables.set_ranks:
-            exclude = 0
-            if self.rules.one_set_per_rank:
-                for m in self.melds[self.side_of[self.turn]]:
-                    if not m.run:
-                        exclude |= 1 << m.rank
-            out.extend(tables.sets(h, exclude))
-        return out
+    def _new_melds(self, h: list[int]) -> list[Meld]:
+        exclude = 0
+        if self.rules.one_set_per_rank:
+            for m in self.melds[self.side_of[self.turn]]:
+                if not m.run:
+                    exclude |= 1 << m.rank
+        return self.tables.melds(h, exclude)
 
     def _play_actions(self) -> list[Action]:
         seat = self.turn
@@ -461,20 +450,18 @@ class Game:
             # a meld that leaves fewer than two cards must pass the never-stranded checks
             ok = self._meld_ok
             out.extend(
-                m
-                for m in melds
-                if (plain and size - len(m[0]) >= 2) or ok(m, h, size, side)  # type: ignore[arg-type]
+                m for m in melds if (plain and size - len(m[0]) >= 2) or ok(m, h, size, side)
             )
         else:
             out.extend(melds)
         side_melds = self.melds[side]
         loose = plain and size >= 3
         for i, m in enumerate(side_melds):
-            cands = m.cands
+            cands: list[tuple[int, Add]] | None = m.cands
             if cands is None:
                 cands = self._candidates(i, m)
             for c, a in cands:
-                if h[c] and (loose or self._add_ok(a, h, size, side)):  # type: ignore[arg-type]
+                if h[c] and (loose or self._add_ok(a, h, size, side)):
                     out.append(a)
         if self.rules.wild_moves:
             for i, m in enumerate(side_melds):
@@ -497,7 +484,6 @@ class Game:
         tables = self.tables
         out: list[Action] = []
         for m in self._new_melds(h):
-            assert isinstance(m, Meld)
             for c in m.cards:
                 h[c] -= 1
             ok = can_reach(tables, h, need - sum(values[c] for c in m.cards))
@@ -515,10 +501,8 @@ class Game:
                         out.append(Add(i, c, p))
         return out
 
-    def _candidates(self, index: int, m: TableMeld) -> list[tuple[int, Action]]:
-        cands: list[tuple[int, Action]] = [
-            (c, Add(index, c, p)) for c, p in m.add_options(self.rules)
-        ]
+    def _candidates(self, index: int, m: TableMeld) -> list[tuple[int, Add]]:
+        cands = [(c, Add(index, c, p)) for c, p in m.add_options(self.rules)]
         m.cands = cands
         return cands
 
@@ -531,7 +515,6 @@ class Game:
         values = self.values
         out: list[Action] = []
         for m in self._new_melds(h):
-            assert isinstance(m, Meld)
             if top in m.cards and self._meld_ok(m, h, size, side):
                 if need:
                     # the rest of the initial meld must still be possible this turn
@@ -698,21 +681,20 @@ class Game:
                 raise IllegalAction(*self.explain(act))
         self._legal = None
         self.score_cache = None
-        kind = type(act)
-        if kind is Discard:
-            self._do_discard(act.card)  # type: ignore[union-attr]
-        elif kind is Draw:
+        if isinstance(act, Discard):
+            self._do_discard(act.card)
+        elif isinstance(act, Draw):
             self._do_draw()
-        elif kind is Meld:
-            self._do_meld(act)  # type: ignore[arg-type]
-        elif kind is Add:
-            self._do_add(act)  # type: ignore[arg-type]
-        elif kind is TakePile:
+        elif isinstance(act, Meld):
+            self._do_meld(act)
+        elif isinstance(act, Add):
+            self._do_add(act)
+        elif isinstance(act, TakePile):
             self._do_take_pile()
-        elif kind is TurnUp:
+        elif isinstance(act, TurnUp):
             self._do_turn_up()
         else:
-            self._do_move(act)  # type: ignore[arg-type]
+            self._do_move(act)
 
     push = apply
     """Alias of :meth:`apply` (as in python-chess)."""

@@ -125,6 +125,27 @@ class MoveTables:
     def _remember(cards: tuple[Card, ...]) -> Meld:
         return Meld(cards)
 
+    def melds(self, h: list[int], exclude: int = 0) -> list[Meld]:
+        """Every new meld the counts ``h`` can make: runs by suit, then sets.
+
+        ``exclude`` has bit ``r`` set for a rank that may not form a new set.
+        """
+        wbits = (
+            (1 if h[JOKER] else 0)
+            | (2 if h[1] else 0)
+            | (4 if h[14] else 0)
+            | (8 if h[27] else 0)
+            | (16 if h[40] else 0)
+        )
+        out: list[Meld] = []
+        for s in range(4):
+            runs = self.runs(h, s, wbits)
+            if runs:
+                out.extend(runs)
+        if self.set_ranks:
+            out.extend(self.sets(h, exclude))
+        return out
+
     # ----- sets ------------------------------------------------------------------------
     def sets(self, h: list[int], exclude: int = 0) -> list[Meld]:
         """Every set the hand counts ``h`` can meld (no rank whose bit is in ``exclude``)."""

@@ -23,25 +23,7 @@ from typing import TYPE_CHECKING
 from buraco.cards import N_CODES
 
 if TYPE_CHECKING:
-    from buraco.actions import Meld
     from buraco.movegen import MoveTables
-
-
-def melds_of(tables: MoveTables, h: list[int]) -> list[Meld]:
-    """Every new meld the counts ``h`` can make (runs by suit, then sets)."""
-    wbits = (
-        (1 if h[52] else 0)
-        | (2 if h[1] else 0)
-        | (4 if h[14] else 0)
-        | (8 if h[27] else 0)
-        | (16 if h[40] else 0)
-    )
-    out: list[Meld] = []
-    for s in range(4):
-        out.extend(tables.runs(h, s, wbits))
-    if tables.set_ranks:
-        out.extend(tables.sets(h))
-    return out
 
 
 def can_reach(tables: MoveTables, h: list[int], need: int, keep: int = 1) -> bool:
@@ -61,7 +43,7 @@ def can_reach(tables: MoveTables, h: list[int], need: int, keep: int = 1) -> boo
         key = (tuple(h), need, spare)
         if key in failed:
             return False
-        melds = melds_of(tables, h)
+        melds = tables.melds(h)
         useful = [0] * N_CODES
         for m in melds:
             for c in m.cards:

@@ -202,7 +202,7 @@ def side_views(g: Game, side: int) -> tuple[tuple[MeldView, ...], int]:
         points = sum(mv.points + mv.bonus_points for mv in views if not mv.staged)
         cached = (views, points)
         g.meld_views[side] = cached
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
