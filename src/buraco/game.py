@@ -380,7 +380,10 @@ class Game:
         return self.melds[side]
 
     def requirement_left(self, side: int) -> int:
-        """Points the side's first melds must still reach this hand (0 once opened)."""
+        """The side's initial-meld minimum this hand, or 0 once it has opened.
+
+        Melds staged this turn count toward it (see :attr:`staged_value`).
+        """
         if self.opened[side]:
             return 0
         return self.requirement[side]
