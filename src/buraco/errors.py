@@ -30,5 +30,9 @@ class IllegalAction(BuracoError):
         self.rule = rule
 
 
+class SeatError(BuracoError, ValueError):
+    """A seat number that is not at the table."""
+
+
 class RecordError(BuracoError, ValueError):
     """A game record that is malformed or does not replay."""

@@ -28,7 +28,7 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
     side = g.side_of[seat]
     h = g.hands[seat]
     phase = g.phase
-    top_text = CARD_NAMES[g.taken_top] if g.taken_top >= 0 else ""
+    top_text = CARD_NAMES[g.top_to_meld] if g.top_to_meld >= 0 else ""
 
     if isinstance(action, Draw | TakePile):
         if phase == Phase.PLAY:
@@ -49,7 +49,11 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
             )
         top = g.pile[-1]
         need = g.requirement_left(side)
-        extra = f" worth at least {need} points (your side's initial meld)" if need else ""
+        extra = (
+            f" from which your side's initial meld of {need} points can be completed this turn"
+            if need
+            else ""
+        )
         if is_wild_capable(top):
             return (
                 f"the pile's top card {CARD_NAMES[top]} is wild: the pile may be taken only to "
@@ -71,19 +75,18 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
     if phase == Phase.DRAW:
         return ("start your turn by drawing from the stock or taking the pile", "phase")
 
-    if g.must_open and phase == Phase.PLAY:
-        need = g.requirement[side] - g.staged_value
-        if isinstance(action, Discard | TurnUp | MoveWild):
-            return (
-                f"you took the pile owing your side's initial meld: meld {need} more points "
-                "this turn before discarding",
-                "initial-meld",
-            )
-        return (
-            f"after this play your side's initial meld ({need} more points this turn) could "
-            "no longer be made from your hand",
-            "initial-meld",
-        )
+    forced = g.must_open and phase == Phase.PLAY
+    need = g.requirement[side] - g.staged_value
+    before_discard = (
+        f"you took the pile owing your side's initial meld: meld {need} more points this "
+        "turn before discarding",
+        "initial-meld",
+    )
+    out_of_reach = (
+        f"after this play your side's initial meld ({need} more points this turn) could no "
+        "longer be made from your hand",
+        "initial-meld",
+    )
 
     if isinstance(action, Discard):
         c = action.card
@@ -91,7 +94,9 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
             return (f"you do not hold {CARD_NAMES[c]}", "not-held")
         if phase == Phase.TOP_MELD:
             return (f"meld the pile's top card {top_text} first", "pile-top")
-        if r.keep_taken_top and c == g.taken_top:
+        if forced:
+            return before_discard
+        if c == g._kept_card():
             return (
                 f"{CARD_NAMES[c]} was taken from the top of the pile this turn and may not be "
                 "discarded",
@@ -112,6 +117,8 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
         msg = _meld_number_problem(g, side, action.meld)
         if msg:
             return (msg, "meld-number")
+        if forced:
+            return before_discard
         if action.meld in g.moved:
             return ("a wild moves at most once a turn", "wild-moves")
         m = g.melds[side][action.meld]
@@ -139,8 +146,10 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
                         "per rank; add to it instead",
                         "one-set-per-rank",
                     )
+        if forced:
+            return out_of_reach
         if phase == Phase.TOP_MELD:
-            if g.taken_top not in action.cards:
+            if g.top_to_meld not in action.cards:
                 return (
                     f"you took the pile: this meld must use its top card {top_text}",
                     "pile-top",
@@ -166,7 +175,7 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
             return (f"you do not hold {CARD_NAMES[c]}", "not-held")
         m = g.melds[side][action.meld]
         if phase == Phase.TOP_MELD:
-            if c != g.taken_top:
+            if c != g.top_to_meld:
                 return (f"you took the pile: meld its top card {top_text} first", "pile-top")
             if is_wild_capable(c):
                 return ("a wild top card of the pile may only start a new meld", "pile-top")
@@ -200,6 +209,8 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
                 f"{CARD_NAMES[c]} cannot go {action.place.word} on {where}; try {words}",
                 "placement",
             )
+        if forced:
+            return out_of_reach
         copy = m.copy()
         copy.apply_add(c, action.place, g.values[c])
         return (_leave_reason(g, side, 1, copy, action.meld, (c,)), "never-stranded")
@@ -243,7 +254,7 @@ def _leave_reason(
         for c in used:
             h[c] -= 1
         last = next(c for c in range(N_CODES) if h[c] > 0)
-        if g.rules.keep_taken_top and last == g.taken_top:
+        if last == g._kept_card() and last not in used:
             return (
                 f"this would leave only {CARD_NAMES[last]}, taken from the pile this turn, "
                 "which may not be discarded"

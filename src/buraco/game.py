@@ -51,6 +51,7 @@ from buraco.cards import (
     cards_of,
     is_wild_capable,
     parse_card,
+    parse_cards,
 )
 from buraco.errors import IllegalAction, NotationError, RulesError
 from buraco.melds import TableMeld
@@ -224,20 +225,26 @@ class Game:
         ]
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
+        if type(seed) is not int:
+            raise RulesError(f"seed must be a whole number, not {seed!r}")
         self.seed = seed
-        self.match = match
+        self.match = bool(match)
         self.names = tuple(names) if names else tuple(f"Player {s + 1}" for s in range(self.n))
-        if len(self.names) != self.n:
-            raise RulesError(f"give {self.n} player names, not {len(self.names)}")
+        if len(self.names) != self.n or not all(isinstance(x, str) for x in self.names):
+            raise RulesError(f"give {self.n} player names (strings), not {list(self.names)!r}")
         self._stacked = [_deck_codes(d) for d in stacked] if stacked else []
         self._cuts = list(cuts) if cuts else []
+        if not all(type(c) is int for c in self._cuts):
+            raise RulesError(f"cuts must be whole numbers, not {self._cuts!r}")
         if first_dealer is None:
             first_dealer = random.Random(f"buraco:{seed}:dealer").randrange(self.n)
-        if not 0 <= first_dealer < self.n:
+        if type(first_dealer) is not int or not 0 <= first_dealer < self.n:
             raise RulesError(f"first_dealer must be a seat from 0 to {self.n - 1}")
         self.first_dealer = first_dealer
-        if scores is not None and len(scores) != self.k:
-            raise RulesError(f"give {self.k} starting scores (one per side), not {len(scores)}")
+        if scores is not None and (
+            len(scores) != self.k or not all(type(x) is int for x in scores)
+        ):
+            raise RulesError(f"give {self.k} starting scores (whole numbers, one per side)")
         self.totals = list(scores) if scores is not None else [0] * self.k
         self.start_totals = list(self.totals)
         self.results: list[HandResult] = []
@@ -333,6 +340,8 @@ class Game:
         self.first_card = -1
         self.first_draw = r.first_card_choice and not self.pile
         self.taken_top = -1
+        self.taken_melded = False
+        self.top_to_meld = -1
         self.moved: set[int] = set()
         self.last_turn = False
         self.must_open = False
@@ -432,12 +441,7 @@ class Game:
         return act in self.legal_actions()
 
     def _new_melds(self, h: list[int]) -> list[Meld]:
-        exclude = 0
-        if self.rules.one_set_per_rank:
-            for m in self.melds[self.side_of[self.turn]]:
-                if not m.run:
-                    exclude |= 1 << m.rank
-        return self.tables.melds(h, exclude)
+        return self.tables.melds(h, self._set_exclusions(self.side_of[self.turn]))
 
     def _play_actions(self) -> list[Action]:
         seat = self.turn
@@ -445,9 +449,9 @@ class Game:
         size = self.sizes[seat]
         side = self.side_of[seat]
         if self.must_open:
-            return self._forced_opening_actions(h, side)
+            return self._forced_opening_actions(h, size, side)
         out: list[Action] = [TURN_UP] if self.first_card >= 0 and self.stock else []
-        plain = self.taken_top < 0  # no pile-top restriction this turn
+        plain = self._kept_card() < 0  # no taken card that may not be discarded
         melds = self._new_melds(h)
         if size <= 15 or not plain:
             # a meld that leaves fewer than two cards must pass the never-stranded checks
@@ -480,29 +484,70 @@ class Game:
             )
         return out
 
-    def _forced_opening_actions(self, h: list[int], side: int) -> list[Action]:
-        """After taking the pile owing an initial meld: melds that keep it within reach."""
+    def _forced_opening_actions(self, h: list[int], size: int, side: int) -> list[Action]:
+        """After taking the pile owing an initial meld: plays that keep it within reach."""
         need = self.requirement[side] - self.staged_value
         values = self.values
-        tables = self.tables
+        keep = self._reach_keep(side)
+        exclude = self._set_exclusions(side)
         out: list[Action] = []
         for m in self._new_melds(h):
-            for c in m.cards:
-                h[c] -= 1
-            ok = can_reach(tables, h, need - sum(values[c] for c in m.cards))
-            for c in m.cards:
-                h[c] += 1
-            if ok:
+            if not self._meld_ok(m, h, size, side):
+                continue
+            rank = self.tables.set_rank(m.cards)
+            more = exclude | (1 << rank if rank >= 0 and self.rules.one_set_per_rank else 0)
+            if self._reach_after(h, m.cards, need - sum(values[c] for c in m.cards), keep, more):
                 out.append(m)
         for i, tm in enumerate(self.melds[side]):
             for c, p in tm.add_options(self.rules):
                 if h[c]:
-                    h[c] -= 1
-                    ok = can_reach(tables, h, need - values[c])
-                    h[c] += 1
-                    if ok:
-                        out.append(Add(i, c, p))
+                    a = Add(i, c, p)
+                    if self._add_ok(a, h, size, side) and self._reach_after(
+                        h, (c,), need - values[c], keep, exclude
+                    ):
+                        out.append(a)
         return out
+
+    def _reach_after(
+        self, h: list[int], used: Sequence[Card], need: int, keep: int, exclude: int
+    ) -> bool:
+        """Whether ``need`` points can still be melded once ``used`` has left the hand."""
+        for c in used:
+            h[c] -= 1
+        try:
+            return can_reach(self.tables, h, need, keep, exclude, self.rules.one_set_per_rank)
+        finally:
+            for c in used:
+                h[c] += 1
+
+    def _reach_keep(self, side: int) -> int:
+        """Cards to keep in hand while completing a forced opening.
+
+        One when discarding the last card would take a morto, else two (a lone last
+        card might not be discardable).
+        """
+        if not self.pot_taken[side] and self.pots and not self.rules.keep_taken_top:
+            return 1
+        return 2
+
+    def _set_exclusions(self, side: int) -> int:
+        """Ranks (bit r) of which the side may not start another set."""
+        exclude = 0
+        if self.rules.one_set_per_rank:
+            for m in self.melds[side]:
+                if not m.run:
+                    exclude |= 1 << m.rank
+        return exclude
+
+    def _kept_card(self) -> Card:
+        """The card taken from the pile that may not be discarded now (``keep_taken_top``).
+
+        Copies are interchangeable: once a copy of it has been melded this turn, another
+        copy may go. -1 when no card is kept.
+        """
+        if self.rules.keep_taken_top and self.taken_top >= 0 and not self.taken_melded:
+            return self.taken_top
+        return -1
 
     def _candidates(self, index: int, m: TableMeld) -> list[tuple[int, Add]]:
         cands = [(c, Add(index, c, p)) for c, p in m.add_options(self.rules)]
@@ -511,22 +556,24 @@ class Game:
 
     def _top_meld_actions(self, h: list[int], size: int) -> list[Action]:
         """Melds and adds that use the pile's top card (``pile_top_meld``)."""
-        top = self.taken_top
+        top = self.top_to_meld
         seat = self.turn
         side = self.side_of[seat]
         need = 0 if self.opened[side] else self.requirement[side]
         values = self.values
+        keep = self._reach_keep(side)
+        exclude = self._set_exclusions(side)
         out: list[Action] = []
         for m in self._new_melds(h):
             if top in m.cards and self._meld_ok(m, h, size, side):
                 if need:
                     # the rest of the initial meld must still be possible this turn
-                    for c in m.cards:
-                        h[c] -= 1
-                    ok = can_reach(self.tables, h, need - sum(values[c] for c in m.cards))
-                    for c in m.cards:
-                        h[c] += 1
-                    if not ok:
+                    rank = self.tables.set_rank(m.cards)
+                    more = exclude
+                    if rank >= 0 and self.rules.one_set_per_rank:
+                        more |= 1 << rank
+                    rest = need - sum(values[c] for c in m.cards)
+                    if not self._reach_after(h, m.cards, rest, keep, more):
                         continue
                 out.append(m)
         if not is_wild_capable(top) and not need:
@@ -546,12 +593,12 @@ class Game:
         h = list(self.hands[seat])
         for c in self.pile:
             h[c] += 1
-        saved = self.taken_top
-        self.taken_top = self.pile[-1]
+        saved = self.top_to_meld
+        self.top_to_meld = self.pile[-1]
         try:
             return bool(self._top_meld_actions(h, self.sizes[seat] + len(self.pile)))
         finally:
-            self.taken_top = saved
+            self.top_to_meld = saved
 
     # ----- never stranded (RULINGS 8) --------------------------------------------------
     def _can_empty(self, side: int, by_discard: bool, card: int, canastra: bool) -> bool:
@@ -590,21 +637,25 @@ class Game:
     ) -> bool:
         """Whether a meld or add using ``used`` leaves a playable hand."""
         left = size - sum(used.values())
-        top = self.taken_top
+        kept = self._kept_card()
+        if used.get(kept, 0):
+            kept = -1  # melding a copy of the taken card accounts for it
         short = not self.opened[side] and staged_after < self.requirement[side]
         if left == 0:
             return not short and self._can_empty(side, False, -1, canastra)
         if left == 1:
             last = next(c for c in range(N_CODES) if h[c] - used.get(c, 0) > 0)
-            if last == top and self.rules.keep_taken_top:
-                return False  # the taken top card would be left alone, and it may not be discarded
-            if not short:
-                return self._can_empty(side, True, last, canastra)
+            if last == kept:
+                return False  # the taken card would be left alone, and it may not be discarded
+            if short:
+                # a short opening comes back to the hand at the discard, but not after a take
+                return not self.must_open
+            return self._can_empty(side, True, last, canastra)
         return True
 
     def _meld_ok(self, m: Meld, h: list[int], size: int, side: int) -> bool:
         cards = m.cards
-        if size - len(cards) >= 2 and self.taken_top < 0:
+        if size - len(cards) >= 2 and self._kept_card() < 0:
             return True
         used: dict[int, int] = {}
         for c in cards:
@@ -616,7 +667,7 @@ class Game:
         return self._left_ok(h, size, side, used, canastra, staged)
 
     def _add_ok(self, a: Add, h: list[int], size: int, side: int) -> bool:
-        if size >= 3 and self.taken_top < 0:
+        if size >= 3 and self._kept_card() < 0:
             return True
         m = self.melds[side][a.meld].copy()
         m.apply_add(a.card, a.place, self.values[a.card])
@@ -625,12 +676,12 @@ class Game:
         return self._left_ok(h, size, side, {a.card: 1}, canastra, staged)
 
     def _discard_ok(self, c: int, h: list[int], size: int, side: int) -> bool:
-        if self.rules.keep_taken_top and c == self.taken_top and h[c] < 2:
+        if c == self._kept_card() and h[c] < 2:
             return False  # the card taken from the pile (another copy may go)
         if size > 1:
             return True
         if not self.opened[side] and self.staged_value < self.requirement[side]:
-            return True  # the short opening comes back to the hand
+            return not self.must_open  # a short opening comes back to the hand
         return self._can_empty(side, True, c, self._has_canastra(side))
 
     # ================================================================================
@@ -759,15 +810,14 @@ class Game:
         top = pile[-1]
         self.events.append(Event(seat, TAKE_PILE, cards=tuple(pile)))
         self.pile = []
-        r = self.rules
-        if r.pile_top_meld:
-            self.taken_top = top
+        self.taken_top = top
+        self.taken_melded = False
+        if self.rules.pile_top_meld:
+            self.top_to_meld = top
             self.phase = Phase.TOP_MELD
             side = self.side_of[seat]
             self.must_open = not self.opened[side] and self.requirement[side] > 0
         else:
-            if r.keep_taken_top:
-                self.taken_top = top
             self.phase = Phase.PLAY
 
     def _do_meld(self, act: Meld) -> None:
@@ -783,10 +833,11 @@ class Game:
         self.meld_views[side] = None
         self.events.append(Event(seat, act))
         self.first_card = -1
+        if self.taken_top in act.cards:
+            self.taken_melded = True
         if self.phase == Phase.TOP_MELD:
             self.phase = Phase.PLAY
-            if not self.rules.keep_taken_top:
-                self.taken_top = -1
+            self.top_to_meld = -1
         if not self.opened[side]:
             m.staged = True
             self.staged_value += m.value
@@ -805,10 +856,11 @@ class Game:
         m.apply_add(act.card, act.place, value)
         self.events.append(Event(seat, act))
         self.first_card = -1
+        if act.card == self.taken_top:
+            self.taken_melded = True
         if self.phase == Phase.TOP_MELD:
             self.phase = Phase.PLAY
-            if not self.rules.keep_taken_top:
-                self.taken_top = -1
+            self.top_to_meld = -1
         if m.staged:
             self.staged_value += value
             self._check_opening(side)
@@ -841,7 +893,7 @@ class Game:
         self.pile.append(c)
         self.first_card = -1
         self.events.append(Event(seat, _DISCARDS[c]))
-        if not self.opened[side] and self.staged_value:
+        if not self.opened[side] and any(m.staged for m in self.melds[side]):
             self._return_short_opening(seat, side)
         if self.sizes[seat] == 0:
             self._emptied(seat, by_discard=True)
@@ -898,6 +950,9 @@ class Game:
                 self.hidden[t] = False
         self.moved.clear()
         self.taken_top = -1
+        self.taken_melded = False
+        self.top_to_meld = -1
+        self.must_open = False
         self.staged_value = 0
         if self.last_turn:
             self._end_hand("stock")
@@ -977,9 +1032,8 @@ class Game:
                 else:
                     h = self.hands[seat]
                     hand -= sum(values[c] * h[c] for c in range(N_CODES) if h[c])
-                for m in self.melds[side]:
-                    if m.staged and seat == self.turn:
-                        hand -= m.value
+            # melds staged toward a short opening still belong to the mover's hand
+            hand -= sum(m.value for m in self.melds[side] if m.staged)
             pot = 0
             if not self.pot_taken[side] and (r.pot_penalty_if_none_taken or any_taken):
                 pot = -r.pot_penalty
@@ -1074,7 +1128,21 @@ def _tables_for(rules: Rules) -> MoveTables:
 
 
 def _deck_codes(deck: Iterable[Card | str]) -> list[Card]:
-    return [parse_card(c) if isinstance(c, str) else int(c) for c in deck]
+    if isinstance(deck, str):
+        return parse_cards(deck)
+    try:
+        items = list(deck)
+    except TypeError:
+        raise RulesError(f"a stacked deck is a sequence of cards, not {deck!r}") from None
+    out = []
+    for c in items:
+        if isinstance(c, str):
+            out.append(parse_card(c))
+        elif type(c) is int and 0 <= c < N_CODES:
+            out.append(c)
+        else:
+            raise RulesError(f"a stacked deck holds card names or codes 0-52, not {c!r}")
+    return out
 
 
 def deck_for(
@@ -1143,6 +1211,13 @@ def deck_for(
     full_pots = [fill(given_pots[i], size, f"pot {i + 1}") for i, size in enumerate(r.pot_sizes)]
     if r.upcard and not up:
         up = fill([], 1, "upcard")
+    if r.cutter_keeps_wild and not keep and full_pots and is_wild_capable(full_pots[0][0]):
+        # the first card is the one seen at the cut: put a plain card there
+        first = full_pots[0]
+        plain = next((i for i, c in enumerate(first) if not is_wild_capable(c)), None)
+        if plain is None:
+            raise RulesError("pot 1: with cutter_keeps_wild, the first morto needs a plain card")
+        first[0], first[plain] = first[plain], first[0]
     deck: list[Card] = list(keep)
     for p in full_pots:
         deck.extend(p)

@@ -32,10 +32,6 @@ def card_at(suit: int, pos: int) -> Card:
     return suit * 13 + (0 if pos == 13 else pos)
 
 
-POS_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
-"""Rank letter of each run position."""
-
-
 @dataclass(frozen=True)
 class Bonus:
     """A canastra bonus: its kind and its points.
@@ -401,10 +397,3 @@ def shape_of(cards: tuple[Card, ...], rules: Rules) -> TableMeld | str:
             return as_run
         return as_set
     return _run_of(cards, rules, rules.values)
-
-
-def canonical(cards: tuple[Card, ...], meld: TableMeld) -> tuple[Card, ...]:
-    """The canonical card order of a meld made of these cards."""
-    if meld.run:
-        return cards
-    return tuple(meld.cards())

@@ -74,6 +74,16 @@ class MoveTables:
             return found
         return found.copy()
 
+    def set_rank(self, cards: tuple[Card, ...]) -> int:
+        """The rank index of the set these cards make, or -1 for a run (or no meld)."""
+        found = self._shapes.get(cards)
+        if found is None:
+            found = shape_of(cards, self.rules)
+            self._shapes[cards] = found
+        if isinstance(found, str) or found.run:
+            return -1
+        return found.rank
+
     # ----- runs ------------------------------------------------------------------------
     def runs(self, h: list[int], s: int, wbits: int) -> tuple[Meld, ...]:
         """Every run of suit ``s`` the hand counts ``h`` can meld.

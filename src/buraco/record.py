@@ -115,6 +115,8 @@ def load(source: str | Path | dict[str, Any]) -> dict[str, Any]:
                 text = Path(source).read_text(encoding="utf-8")
             except OSError as exc:
                 raise RecordError(f"cannot read record {str(source)!r}: {exc.strerror}") from None
+            except UnicodeDecodeError:
+                raise RecordError(f"record {str(source)!r} is not UTF-8 text") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -139,6 +141,11 @@ def _check(data: Any) -> None:
     _need(isinstance(rules.get("preset"), str), "rules.preset", "must be a preset name")
     _need(isinstance(rules.get("players"), int), "rules.players", "must be a number")
     _need(isinstance(rules.get("options", {}), dict), "rules.options", "must be an object")
+    _need(
+        "players" not in rules.get("options", {}),
+        "rules.options",
+        "must not hold players (give the player count as rules.players)",
+    )
     hands = data.get("hands")
     _need(isinstance(hands, list) and len(hands) > 0, "hands", "must be a non-empty list")
     for i, hand in enumerate(hands):

@@ -168,9 +168,15 @@ class Rules:
         return {k: v for k, v in self.options().items() if base.get(k) != v and k != "players"}
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some options changed, validated like :func:`make_rules`."""
-        opts = self.options()
+        """A copy with some options changed, validated like :func:`make_rules`.
+
+        A new ``players`` count starts again from the preset's defaults for that count,
+        keeping the options this copy changed.
+        """
         players = changes.pop("players", self.players)
+        if players != self.players:
+            return make_rules(self.preset, players=players, **{**self.overrides(), **changes})
+        opts = self.options()
         opts.pop("players")
         opts.update(changes)
         return _build(self.preset, players, opts)
@@ -393,25 +399,28 @@ def coerce_option(name: str, value: Any) -> Any:
             return False
         raise RulesError(f"option {name}: {value!r} is not a boolean (use true or false)")
     if hint is int:
-        if isinstance(value, bool):
+        number = whole_number(value)
+        if number is None:
             raise RulesError(f"option {name}: {value!r} is not a whole number")
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise RulesError(f"option {name}: {value!r} is not a whole number") from None
         if number < 0:
             raise RulesError(f"option {name}: {number} is negative; use 0 or more")
         return number
     if name == "pot_sizes":
         items = value.replace(",", " ").split() if isinstance(value, str) else value
         try:
-            sizes = tuple(int(x) for x in items)
-        except (TypeError, ValueError):
+            numbers = [whole_number(x) for x in items]
+        except TypeError:
+            numbers = [None]
+        if None in numbers:
             raise RulesError(
                 f"option pot_sizes: {value!r} is not a list of whole numbers (e.g. 11,11)"
-            ) from None
-        if not sizes or min(sizes) < 1:
-            raise RulesError("option pot_sizes: give one or more sizes of at least 1 card")
+            )
+        sizes = tuple(n for n in numbers if n is not None)
+        if not sizes or min(sizes) < 2:
+            raise RulesError(
+                "option pot_sizes: give one or more sizes of at least 2 cards (a morto of "
+                "one card could leave its taker with a last card that cannot be played)"
+            )
         return sizes
     if name == "set_ranks":
         text = str(value).upper().replace("10", "T").replace(",", "").replace(" ", "")
@@ -429,14 +438,29 @@ def coerce_option(name: str, value: Any) -> Any:
     raise AssertionError(f"unhandled option type for {name}")  # pragma: no cover
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is a whole number (an int, an integral float, or digits)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+    return None
+
+
 def preset_defaults(preset: str, players: int | None = None) -> tuple[int, dict[str, Any]]:
     """Player count and option values of a preset before user overrides."""
-    spec = PRESETS.get(preset)
+    spec = PRESETS.get(preset) if isinstance(preset, str) else None
     if spec is None:
         raise RulesError(f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
     if players is None:
         players = 4 if 4 in spec.players else spec.players[0]
-    if isinstance(players, bool) or not isinstance(players, int):
+    if type(players) is not int:
         players = coerce_option("players", players)
     if players not in spec.players:
         allowed = " or ".join(str(p) for p in spec.players)

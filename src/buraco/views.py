@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from buraco.actions import Action, Draw, TakePile, TurnUp
 from buraco.cards import CARD_NAMES, Card, sort_key
+from buraco.errors import SeatError
 from buraco.melds import TableMeld
 
 if TYPE_CHECKING:
@@ -206,9 +207,12 @@ def side_views(g: Game, side: int) -> tuple[tuple[MeldView, ...], int]:
 
 
 def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
-    """The view of ``seat`` (0-based). Raises ``ValueError`` for a seat not at the table."""
-    if not 0 <= seat < g.n:
-        raise ValueError(f"seat must be from 0 to {g.n - 1}, not {seat}")
+    """The view of ``seat`` (0-based).
+
+    Raises :class:`~buraco.errors.SeatError` for a seat not at the table.
+    """
+    if type(seat) is not int or not 0 <= seat < g.n:
+        raise SeatError(f"seat must be a number from 0 to {g.n - 1}, not {seat!r}")
     r = g.rules
     hidden = g.hidden[seat]
     over = g.phase == _OVER

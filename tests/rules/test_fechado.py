@@ -965,3 +965,49 @@ def test_the_cutter_keeps_a_wild_card() -> None:
     assert "2S" in names(g, 0)
     assert [len(g.hand(s)) for s in range(2)] == [11, 11]
     assert len(g.stock) == 64
+
+
+# ----- the forced opening after a take never strands the player (RULINGS 8-9) ------------
+
+
+def test_a_forced_opening_never_leaves_a_last_card_that_cannot_be_played() -> None:
+    # RULINGS 8: the engine never offers a move that would empty the hand (or leave a last card
+    # that cannot be discarded) without taking a morto or going out; RULINGS 9: every hand
+    # ends. Both mortos have become the stock; seat 2 (vulnerable, not opened) takes the pile.
+    rules = make_rules("fechado", players=4)
+    deck = deck_for(
+        rules,
+        dealer=3,
+        hands=["", "8H 9H KS", "KH KD QS JS TS 9S 8S 3C 4C 5C 9D", ""],
+        pots=["3D 4D 6D 7D 8D TD JD QD KD AD 7H"],
+    )
+    g = Game(rules, stacked=[deck], first_dealer=3, match=False, seed=0, scores=[1500, 0])
+    while g.pots:
+        draw_and_discard(g)
+    for action in ["take-pile", "meld 7H 8H 9H", "discard KS", "take-pile", "meld KD KH KS"]:
+        g.apply(action)
+    # 3C-4C-5C then the spade run 8S-QS would reach 75 but leave only 9D, which could not be
+    # discarded (no morto left to take, no canastra to go out): that meld is not offered
+    g.apply("meld 3C 4C 5C")
+    assert "meld 8S 9S TS JS QS" not in legal(g)
+    assert "meld 8S 9S TS" in legal(g)
+    while not g.is_hand_over():
+        assert g.legal_actions(), "the player to move must always have a legal action"
+        g.apply(g.legal_actions()[0])
+
+
+def test_one_set_per_rank_is_respected_when_judging_a_take() -> None:
+    # 000 (second text) §Terminology: one set per rank per partnership (one_set_per_rank);
+    # 001 §Buraco Fechado: the pile is taken only to meld its top card at once. A second set of
+    # kings cannot count toward the 75, so the pile is not offered.
+    rules = make_rules("fechado", players=2, one_set_per_rank=True)
+    deck = deck_for(
+        rules,
+        dealer=1,
+        hands=["KS 3C 6C 9C QC 5D 8D JD 4H 7H TH", "KH KD KC KC JK 2C 4D 7D 9S 3S 6H"],
+        stock="9D 8C",
+    )
+    g = Game(rules, stacked=[deck], first_dealer=1, match=False, seed=0, scores=[1500, 1500])
+    g.apply("draw")
+    g.apply("discard KS")
+    assert "take-pile" not in legal(g)

@@ -794,3 +794,16 @@ def test_one_set_per_rank_for_a_side() -> None:
     assert not any(a.startswith("meld K") for a in legal(game))
     assert "add 1 KC" in legal(game)
     assert refused(game, "meld KC KH KS").rule == "one-set-per-rank"
+
+
+def test_once_the_taken_card_is_melded_another_copy_may_be_discarded() -> None:
+    # 000 (second text) §Turn Structure: it is illegal to pick up the top card from the discard
+    # pile and discard the same card in the same turn; two copies are interchangeable, so once
+    # one 7H has been melded the taken card is accounted for
+    game = play("italiano", 2, hands=["7H 8H 9H KC KC 4D 7D 9S 3S 6C JC"], upcard="7H")
+    game.apply("take-pile")
+    assert "discard 7H" in legal(game)  # two copies held: one may go
+    game.apply("meld 7H 8H 9H")
+    assert "discard 7H" in legal(game)
+    game.apply("discard 7H")
+    assert game.to_move == 1

@@ -1305,3 +1305,19 @@ def test_semi_clean_in_the_us_preset_needs_a_deuce_by_default() -> None:
         "semi-clean",
     )
     assert bonus("3H 4H 5H 6H 7H 8H 9H JK 4S 9D QS", "meld 3H 4H 5H 6H 7H 8H 9H JK") == ("dirty",)
+
+
+def test_a_short_opening_worth_no_points_still_goes_back() -> None:
+    # 000 §Initial Melding: if a team fails to meld the minimum, all the runs are placed back into
+    # the hand of the player and fifteen more points are added (even a meld worth 0 points)
+    game = play(
+        "us",
+        2,
+        hands=["3H 4H 5H 9C QC 5D 8D JD 4S 7S TS"],
+        stock="9D",
+        actions=["draw", "meld 3H 4H 5H", "discard 9D"],
+        low_value=0,
+    )
+    assert melds(game, 0) == []
+    assert game.requirement == [65, 50]
+    assert "3H" in hand_text(game, 0)

@@ -1,0 +1,101 @@
+"""The game object's surface: construction, bad arguments, rules changes, seats."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from buraco import Game, RecordError, RulesError, make_rules, replay
+from buraco.errors import SeatError
+from buraco.record import load
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"seed": "abc"}, "seed must be a whole number"),
+        ({"seed": 1.5}, "seed must be a whole number"),
+        ({"names": [1, 2, 3, 4]}, "player names"),
+        ({"names": ["a"]}, "player names"),
+        ({"first_dealer": 1.0}, "first_dealer"),
+        ({"first_dealer": 4}, "first_dealer"),
+        ({"stacked": [None]}, "a stacked deck"),
+        ({"stacked": [[99]]}, "card names or codes"),
+        ({"cuts": ["a"]}, "cuts must be whole numbers"),
+        ({"scores": [0]}, "starting scores"),
+        ({"scores": ["zero", 0]}, "starting scores"),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_message(kwargs: dict[str, Any], words: str) -> None:
+    with pytest.raises(RulesError, match=words):
+        Game("aberto", players=4, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("target", float("inf"), "not a whole number"),
+        ("target", 1.7, "not a whole number"),
+        ("pot_sizes", [float("inf")], "not a list of whole numbers"),
+        ("pot_sizes", "1,1", "at least 2 cards"),
+        ("hand_size", -3, "negative"),
+    ],
+)
+def test_bad_option_values_are_refused(option: str, value: object, words: str) -> None:
+    with pytest.raises(RulesError, match=words):
+        make_rules("aberto", **{option: value})  # type: ignore[arg-type]
+
+
+def test_a_preset_must_be_a_name() -> None:
+    with pytest.raises(RulesError, match="unknown preset"):
+        make_rules([])  # type: ignore[arg-type]
+
+
+def test_changing_the_player_count_starts_from_that_counts_defaults() -> None:
+    # RULINGS 13: 6 players use 3 decks and three pots; RULINGS 14: 3 players, 18 and 11
+    six = Game(make_rules("us", target=3000), players=6, seed=1)
+    assert (six.rules.decks, six.rules.pot_sizes, six.rules.sides) == (3, (11, 11, 11), 3)
+    assert six.rules.target == 3000  # the changed option is kept
+    three = Game(make_rules("italiano"), players=3, seed=1)
+    assert three.rules.pot_sizes == (18, 11) and three.rules.sides == 3
+
+
+def test_view_of_a_seat_not_at_the_table() -> None:
+    game = Game("aberto", players=4, seed=1)
+    for seat in (4, -1, "0"):
+        with pytest.raises(SeatError, match="seat must be a number from 0 to 3"):
+            game.view(seat)  # type: ignore[arg-type]
+
+
+def test_is_legal_accepts_any_input_without_raising() -> None:
+    game = Game("aberto", players=2, seed=1)
+    assert game.is_legal("draw")
+    assert not game.is_legal("draw 7H")
+    assert not game.is_legal("fold")
+    assert not game.is_legal("discard ZZ")
+
+
+def test_a_record_giving_players_among_the_options_is_refused() -> None:
+    record = Game("aberto", players=2, seed=3, match=False).record()
+    record["rules"]["options"]["players"] = 4
+    with pytest.raises(RecordError, match=r"rules\.players"):
+        replay(record)
+
+
+def test_a_record_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(RecordError, match="not UTF-8"):
+        load(path)
+
+
+def test_a_view_is_a_copy() -> None:
+    # changing a view's JSON changes nothing in the game or in later views
+    game = Game("aberto", players=2, seed=1, match=False)
+    view = game.view(0)
+    view["options"]["pot_sizes"].append(99)
+    view["hand"].clear()
+    assert game.view(0)["options"]["pot_sizes"] == [11, 11]
+    assert len(game.view(0)["hand"]) == 11
+    assert json.loads(json.dumps(game.view(1)))["hand_sizes"] == [11, 11]
