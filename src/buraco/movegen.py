@@ -10,6 +10,7 @@ Caches are shared by every game with the same rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 
 from buraco.actions import Meld
@@ -57,7 +58,8 @@ class MoveTables:
         self.rules = rules
         self.minpos = 1 if rules.aces == "high" else 0
         self.maxpos = 12 if rules.aces == "low" else 13
-        self._runs: dict[tuple[int, ...], tuple[Meld, ...]] = {}
+        self._runs: dict[tuple[int, ...], list[tuple[Meld, ...] | None]] = {}
+        self._runs_by_mask: dict[tuple[int, int, bool, bool], list[tuple[Meld, ...] | None]] = {}
         self._sets: dict[tuple[int, ...], tuple[Meld, ...]] = {}
         self._shapes: dict[tuple[Card, ...], TableMeld | str] = {}
         self.set_ranks = [r for r in range(13) if rules.set_rank_mask >> r & 1]
@@ -85,55 +87,69 @@ class MoveTables:
         return found.rank
 
     # ----- runs ------------------------------------------------------------------------
-    def runs(self, h: list[int], s: int, wbits: int) -> tuple[Meld, ...]:
+    def runs(self, h: list[int], s: int, wbits: int) -> Sequence[Meld]:
         """Every run of suit ``s`` the hand counts ``h`` can meld.
 
         ``wbits`` says which wild cards the hand holds (bit i for ``WILD_CODES[i]``).
+        Runs are cached by the suit's counts: the clean runs, then the runs with each
+        wild card, so a hand's runs are the clean ones plus those of the wilds it holds.
         """
         base = s * 13
-        key = (s, wbits, *h[base : base + 13])
-        found = self._runs.get(key)
-        if found is None:
-            mask13 = 0
-            for r in range(13):
-                if h[base + r]:
-                    mask13 |= 1 << r
-            if mask13 & (mask13 - 1) == 0:  # fewer than two natural ranks
-                found = ()
-            else:
-                found = self._make_runs(s, mask13, h[base] >= 2, h[base + TWO], wbits)
-            self._runs[key] = found
-        return found
+        counts = h[base : base + 13]
+        if counts.count(0) > 11:  # fewer than two natural ranks: no run
+            return ()
+        key = (s, *counts)
+        parts = self._runs.get(key)
+        if parts is None:
+            # hands whose counts differ only in second copies share the same runs
+            mask13 = sum(1 << r for r in range(13) if counts[r])
+            by_mask = (s, mask13, counts[0] >= 2, counts[TWO] >= 2)
+            parts = self._runs_by_mask.get(by_mask)
+            if parts is None:
+                parts = self._runs_by_mask[by_mask] = [None] * 6
+            self._runs[key] = parts
+        clean = parts[0]
+        if clean is None:
+            clean = parts[0] = self._make_runs(h, s, -1)
+        if not wbits:
+            return clean
+        out = list(clean)
+        for i in range(5):
+            if wbits >> i & 1:
+                with_wild = parts[i + 1]
+                if with_wild is None:
+                    with_wild = parts[i + 1] = self._make_runs(h, s, WILD_CODES[i])
+                out.extend(with_wild)
+        return out
 
-    def _make_runs(
-        self, s: int, mask13: int, ace2: bool, twos: int, wbits: int
-    ) -> tuple[Meld, ...]:
+    def _make_runs(self, h: list[int], s: int, wild: int) -> tuple[Meld, ...]:
+        """The clean runs of suit ``s`` (``wild`` -1), or those using the card ``wild``."""
+        base = s * 13
+        mask13 = 0
+        for r in range(13):
+            if h[base + r]:
+                mask13 |= 1 << r
         mask14 = mask13 | ((mask13 & 1) << 13)
-        own_two = s * 13 + TWO
-        wilds = [w for i, w in enumerate(WILD_CODES) if wbits >> i & 1]
+        ace2 = h[base] >= 2
+        twos = h[base + TWO]
+        own_two = base + TWO
         out: list[Meld] = []
-        a2a = self.rules.ace_to_ace
-        for lo, hi, gap in _windows(mask14, ace2, self.minpos, self.maxpos, a2a):
+        windows = _windows(mask14, ace2, self.minpos, self.maxpos, self.rules.ace_to_ace)
+        for lo, hi, gap in windows:
             naturals = [card_at(s, p) for p in range(lo, hi + 1)]
-            if gap < 0:
-                out.append(self._remember(tuple(naturals)))
-                # a wild may also stand in for a natural card the player holds
-                spots = range(lo, hi + 1)
-            else:
-                spots = range(gap, gap + 1)
-            for p in spots:
+            if wild < 0:
+                if gap < 0:
+                    out.append(Meld(tuple(naturals)))
+                continue
+            # the wild fills the gap, or stands in for a natural card the player holds
+            for p in range(lo, hi + 1) if gap < 0 else (gap,):
                 uses_own_two = lo <= 1 <= hi and p != 1
-                for w in wilds:
-                    if w == own_two and (p == 1 or twos < 1 + uses_own_two):
-                        continue
-                    cards = list(naturals)
-                    cards[p - lo] = w
-                    out.append(self._remember(tuple(cards)))
+                if wild == own_two and (p == 1 or twos < 1 + uses_own_two):
+                    continue
+                cards = list(naturals)
+                cards[p - lo] = wild
+                out.append(Meld(tuple(cards)))
         return tuple(out)
-
-    @staticmethod
-    def _remember(cards: tuple[Card, ...]) -> Meld:
-        return Meld(cards)
 
     def melds(self, h: list[int], exclude: int = 0) -> list[Meld]:
         """Every new meld the counts ``h`` can make: runs by suit, then sets.
@@ -194,9 +210,9 @@ class MoveTables:
             for t in range(4):
                 naturals.extend([t * 13 + r] * counts[t])
             if k >= 3:
-                out.append(self._remember(tuple(naturals)))
+                out.append(Meld(tuple(naturals)))
             for w in wilds:
                 if r == TWO and w != JOKER:
                     continue
-                out.append(self._remember((*naturals, w)))
+                out.append(Meld((*naturals, w)))
         return tuple(out)
