@@ -451,8 +451,11 @@ class Game:
         if self.must_open:
             return self._forced_opening_actions(h, size, side)
         out: list[Action] = [TURN_UP] if self.first_card >= 0 and self.stock else []
-        plain = self._kept_card() < 0  # no taken card that may not be discarded
-        melds = self._new_melds(h)
+        # plain: no card taken from the pile that may not be discarded (keep_taken_top)
+        plain = self.taken_top < 0 or self.taken_melded or not self.rules.keep_taken_top
+        melds = self.tables.melds(
+            h, self._set_exclusions(side) if self.rules.one_set_per_rank else 0
+        )
         if size <= 15 or not plain:
             # a meld that leaves fewer than two cards must pass the never-stranded checks
             ok = self._meld_ok

@@ -163,11 +163,8 @@ class MoveTables:
             | (8 if h[27] else 0)
             | (16 if h[40] else 0)
         )
-        out: list[Meld] = []
-        for s in range(4):
-            runs = self.runs(h, s, wbits)
-            if runs:
-                out.extend(runs)
+        runs = self.runs
+        out = [*runs(h, 0, wbits), *runs(h, 1, wbits), *runs(h, 2, wbits), *runs(h, 3, wbits)]
         if self.set_ranks:
             out.extend(self.sets(h, exclude))
         return out

@@ -13,7 +13,7 @@ hidden until the hand is over (they would reveal the other hands).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter
@@ -119,8 +119,8 @@ class SeatView:
     side: int
     sides: tuple[tuple[int, ...], ...]
     """Seats of each side."""
-    hand: tuple[Card, ...]
-    """Own cards, sorted for display."""
+    counts: tuple[int, ...]
+    """Own cards as a count per card code (53 entries; all 0 while the morto is hidden)."""
     hidden_pot: int
     """Cards of an own morto taken by discarding and not yet to be looked at (``us``)."""
     hand_sizes: tuple[int, ...]
@@ -158,6 +158,16 @@ class SeatView:
     scores: tuple[dict[str, Any], ...] | None = None
     """Full score breakdown per side, once the hand is over."""
     winner: int | None = None
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """Own cards, sorted for display (by suit, ace high, wild cards last)."""
+        return display_hand(self.counts)
+
+    @property
+    def hand_size(self) -> int:
+        """Number of own cards that may be looked at."""
+        return sum(self.counts)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form of the view."""
@@ -225,7 +235,7 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         g.names,
         g.side_of[seat],
         g.side_seats,
-        () if hidden else display_hand(g.hands[seat]),
+        _NO_CARDS if hidden else tuple(g.hands[seat]),
         g.sizes[seat] if hidden else 0,
         tuple(g.sizes),
         tuple([x[0] for x in per_side]),
@@ -253,13 +263,14 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
 
 
 _PHASE_NAMES = ("draw", "play", "top-meld", "over")
+_NO_CARDS = (0,) * 53
 _OVER = 3  # Phase.OVER
 
 _DISPLAY_ORDER = tuple(sorted(range(53), key=sort_key))
 _IN_DISPLAY_ORDER = itemgetter(*_DISPLAY_ORDER)
 
 
-def display_hand(counts: list[int]) -> tuple[Card, ...]:
+def display_hand(counts: Sequence[int]) -> tuple[Card, ...]:
     """A hand's cards from its count array, in display order (see ``cards.sort_key``)."""
     in_order = _IN_DISPLAY_ORDER(counts)
     held = tuple(compress(_DISPLAY_ORDER, in_order))

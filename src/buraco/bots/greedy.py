@@ -97,23 +97,22 @@ class GreedyBot(Bot):
         top = view.pile[-1]
         if _wild(top):
             return True
-        hand = view.hand
+        counts = view.counts
         suit, rank = top // 13, top % 13
         for m in view.melds[view.side]:
             if _fits_meld(top, m):
                 return True
-        near = sum(
-            1 for c in hand if c // 13 == suit and c != JOKER and 0 < abs(c % 13 - rank) <= 1
-        )
-        same = sum(1 for c in hand if c == top) if view.options["set_ranks"] else 0
-        return near >= 1 or same >= 2
+        base = suit * 13
+        near = any(counts[base + r] for r in (rank - 1, rank + 1) if 0 <= r < 13)
+        same = counts[top] if view.options["set_ranks"] else 0
+        return near or same >= 2
 
     # ----- melding and discarding -----------------------------------------------------
     def _play(self, view: SeatView, legal: Sequence[Action]) -> Action:
         # legal actions come in a fixed order: turn-up, melds, adds, wild moves, discards
         side = view.side
         my_melds = view.melds[side]
-        hand_size = len(view.hand)
+        hand_size = view.hand_size
         end = len(legal)
         first_discard = end
         while first_discard > 0 and type(legal[first_discard - 1]) is Discard:
@@ -165,26 +164,24 @@ class GreedyBot(Bot):
             staged = sum(m.points for m in view.melds[side] if m.staged)
             need = view.requirement[side] - staged
             values = view.options_values
-            plan = self._opening_plan(pool, need, values, view.hand)
+            plan = self._opening_plan(pool, need, values, view.counts)
             return plan
         return max(pool, key=lambda m: len(m.cards))
 
     @staticmethod
     def _opening_plan(
-        pool: list[Meld], need: int, values: Sequence[int], hand: Sequence[Card]
+        pool: list[Meld], need: int, values: Sequence[int], counts: Sequence[int]
     ) -> Meld | None:
         """The first meld of a set of disjoint melds reaching ``need``, if any."""
         scored = sorted(pool, key=lambda m: -sum(values[c] for c in m.cards))
-        left: dict[Card, int] = {}
-        for c in hand:
-            left[c] = left.get(c, 0) + 1
+        left = list(counts)
         total = 0
         first: Meld | None = None
         for m in scored:
             use: dict[Card, int] = {}
             for c in m.cards:
                 use[c] = use.get(c, 0) + 1
-            if all(left.get(c, 0) >= k for c, k in use.items()):
+            if all(left[c] >= k for c, k in use.items()):
                 for c, k in use.items():
                     left[c] -= k
                 total += sum(values[c] for c in m.cards)
@@ -194,9 +191,7 @@ class GreedyBot(Bot):
         return None
 
     def _pick_discard(self, view: SeatView, discards: list[Discard]) -> Discard:
-        counts = [0] * 53
-        for c in view.hand:
-            counts[c] += 1
+        counts = view.counts
         sets = view.options["set_ranks"]
         fits = _fitting_cards(view.melds[view.side])
         values = view.options_values
