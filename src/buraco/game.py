@@ -352,6 +352,18 @@ class Game:
         self.hand_events.append(self.events)
         self._legal: tuple[Action, ...] | None = None
         self.score_cache: list[Score] | None = None
+        # mortos, totals, vulnerability and minimums as views show them (see buraco.views);
+        # reset whenever one of them changes
+        self.public_cache: (
+            tuple[
+                tuple[int, ...],
+                tuple[bool, ...],
+                tuple[int, ...],
+                tuple[bool, ...],
+                tuple[int, ...],
+            ]
+            | None
+        ) = None
 
     # ================================================================================
     # public state
@@ -777,6 +789,7 @@ class Game:
         if len(self.stock) > r.stock_reserve:
             return
         if r.pot_to_stock and self.pots:
+            self.public_cache = None
             pot = self.pots.pop(0)  # the next morto in taking order
             self.stock = pot[::-1] + self.stock
             self.events.append(Event(self.turn, None, note="a morto became the stock"))
@@ -881,6 +894,7 @@ class Game:
 
     def _check_opening(self, side: int) -> None:
         if self.staged_value >= self.requirement[side]:
+            self.public_cache = None
             self.opened[side] = True
             self.must_open = False
             self.meld_views[side] = None
@@ -919,6 +933,7 @@ class Game:
         self.melds[side] = keep
         self.meld_views[side] = None
         self.sizes[seat] += back
+        self.public_cache = None
         note = f"opening short: {self.staged_value} of {self.requirement[side]}; cards returned"
         self.requirement[side] += r.failed_opening_penalty
         if r.failed_opening_penalty:
@@ -929,6 +944,7 @@ class Game:
     def _emptied(self, seat: int, by_discard: bool) -> None:
         side = self.side_of[seat]
         if not self.pot_taken[side] and self.pots:
+            self.public_cache = None
             pot = self.pots.pop(0)
             h = self.hands[seat]
             for c in pot:
@@ -973,6 +989,7 @@ class Game:
     # ================================================================================
     def _end_hand(self, how: str) -> None:
         self.phase = Phase.OVER
+        self.public_cache = None
         self.ended_by = how
         self._legal = ()
         scores = self.scores()
@@ -1092,6 +1109,7 @@ class Game:
         g.deals = list(self.deals)
         g._legal = None
         g.score_cache = None
+        g.public_cache = None
         return g
 
     __copy__ = clone

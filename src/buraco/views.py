@@ -224,9 +224,18 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
     if type(seat) is not int or not 0 <= seat < g.n:
         raise SeatError(f"seat must be a number from 0 to {g.n - 1}, not {seat!r}")
     r = g.rules
-    hidden = g.hidden[seat]
     over = g.phase == _OVER
     per_side = [side_views(g, s) for s in range(g.k)]
+    rare = g.public_cache
+    if rare is None:
+        rare = g.public_cache = (
+            tuple([len(p) for p in g.pots]),
+            tuple(g.pot_taken),
+            tuple(g.totals),
+            tuple(g.vulnerable),
+            tuple([0 if o else q for o, q in zip(g.opened, g.requirement, strict=True)]),
+        )
+    hidden = g.hidden[seat]
     return SeatView(
         seat,
         r.preset,
@@ -243,16 +252,16 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         len(g.pile),
         r.pile_open,
         len(g.stock),
-        tuple([len(p) for p in g.pots]),
-        tuple(g.pot_taken),
+        rare[0],
+        rare[1],
         None if over else g.turn,
         _PHASE_NAMES[g.phase],
         g.dealer,
         g.hand_number,
-        tuple(g.totals),
+        rare[2],
         tuple([x[1] for x in per_side]),
-        tuple(g.vulnerable),
-        tuple([0 if o else q for o, q in zip(g.opened, g.requirement, strict=True)]),
+        rare[3],
+        rare[4],
         g.taken_top if g.taken_top >= 0 and not over else None,
         g.last_turn,
         g.legal_actions() if not over and g.turn == seat else (),
