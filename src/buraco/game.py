@@ -310,8 +310,8 @@ class Game:
         self.stock: list[Card] = deck[pos:][::-1]  # top card last
         k = self.k
         self.melds: list[list[TableMeld]] = [[] for _ in range(k)]
-        # per side: its melds' views and table points, cached by buraco.views
-        self.meld_views: list[tuple[tuple[MeldView, ...], int] | None] = [None] * k
+        # every side's meld views and table points, cached by buraco.views until a meld changes
+        self.table_views: tuple[tuple[tuple[MeldView, ...], ...], tuple[int, ...]] | None = None
         self.pot_taken = [False] * k
         self.unplayed = [False] * n
         self.hidden = [False] * n
@@ -478,13 +478,18 @@ class Game:
             out.extend(melds)
         side_melds = self.melds[side]
         loose = plain and size >= 3
+        wild_held = h[52] or h[1] or h[14] or h[27] or h[40]
         for i, m in enumerate(side_melds):
-            cands: list[tuple[int, Add]] | None = m.cands
+            cands: tuple[list[tuple[int, Add]], list[tuple[int, Add]]] | None = m.cands
             if cands is None:
                 cands = self._candidates(i, m)
-            for c, a in cands:
+            for c, a in cands[0]:
                 if h[c] and (loose or self._add_ok(a, h, size, side)):
                     out.append(a)
+            if wild_held:
+                for c, a in cands[1]:
+                    if h[c] and (loose or self._add_ok(a, h, size, side)):
+                        out.append(a)
         if self.rules.wild_moves:
             for i, m in enumerate(side_melds):
                 if i not in self.moved:
@@ -564,10 +569,15 @@ class Game:
             return self.taken_top
         return -1
 
-    def _candidates(self, index: int, m: TableMeld) -> list[tuple[int, Add]]:
-        cands = [(c, Add(index, c, p)) for c, p in m.add_options(self.rules)]
-        m.cands = cands
-        return cands
+    def _candidates(
+        self, index: int, m: TableMeld
+    ) -> tuple[list[tuple[int, Add]], list[tuple[int, Add]]]:
+        """A meld's possible adds: (card, action) for natural cards, then for wild cards."""
+        pairs = [(c, Add(index, c, p)) for c, p in m.add_options(self.rules)]
+        natural = [(c, a) for c, a in pairs if not is_wild_capable(c)]
+        wild = [(c, a) for c, a in pairs if is_wild_capable(c)]
+        m.cands = (natural, wild)
+        return natural, wild
 
     def _top_meld_actions(self, h: list[int], size: int) -> list[Action]:
         """Melds and adds that use the pile's top card (``pile_top_meld``)."""
@@ -846,7 +856,7 @@ class Game:
         m = self.tables.shape(act.cards)
         assert isinstance(m, TableMeld)
         self.melds[side].append(m)
-        self.meld_views[side] = None
+        self.table_views = None
         self.events.append(Event(seat, act))
         self.first_card = -1
         if self.taken_top in act.cards:
@@ -867,7 +877,7 @@ class Game:
         self.hands[seat][act.card] -= 1
         self.sizes[seat] -= 1
         m = self.melds[side][act.meld]
-        self.meld_views[side] = None
+        self.table_views = None
         value = self.values[act.card]
         m.apply_add(act.card, act.place, value)
         self.events.append(Event(seat, act))
@@ -887,7 +897,7 @@ class Game:
         seat = self.turn
         side = self.side_of[seat]
         self.melds[side][act.meld].apply_move(act.to)
-        self.meld_views[side] = None
+        self.table_views = None
         self.moved.add(act.meld)
         self.first_card = -1
         self.events.append(Event(seat, act))
@@ -897,7 +907,7 @@ class Game:
             self.public_cache = None
             self.opened[side] = True
             self.must_open = False
-            self.meld_views[side] = None
+            self.table_views = None
             for m in self.melds[side]:
                 m.staged = False
 
@@ -931,7 +941,7 @@ class Game:
             else:
                 keep.append(m)
         self.melds[side] = keep
-        self.meld_views[side] = None
+        self.table_views = None
         self.sizes[seat] += back
         self.public_cache = None
         note = f"opening short: {self.staged_value} of {self.requirement[side]}; cards returned"
@@ -1092,7 +1102,7 @@ class Game:
         g.pile = list(self.pile)
         g.stock = list(self.stock)
         g.melds = [[m.copy() for m in ms] for ms in self.melds]
-        g.meld_views = list(self.meld_views)
+        g.table_views = self.table_views
         g.pot_taken = list(self.pot_taken)
         g.unplayed = list(self.unplayed)
         g.hidden = list(self.hidden)

@@ -91,7 +91,8 @@ class TableMeld:
         self.size = size
         self.value = value
         self.staged = False
-        self.cands: list[tuple[Card, Any]] | None = None
+        # possible adds as (card, action), natural cards then wild cards (see Game)
+        self.cands: tuple[list[tuple[Card, Any]], list[tuple[Card, Any]]] | None = None
         self.mview: object | None = None
 
     def copy(self) -> TableMeld:

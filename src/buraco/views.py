@@ -205,14 +205,18 @@ class SeatView:
         }
 
 
-def side_views(g: Game, side: int) -> tuple[tuple[MeldView, ...], int]:
-    """A side's melds as views, and its public table points (cached until they change)."""
-    cached = g.meld_views[side]
+def table_views(g: Game) -> tuple[tuple[tuple[MeldView, ...], ...], tuple[int, ...]]:
+    """Every side's melds as views, and each side's public table points.
+
+    Cached on the game until a meld changes.
+    """
+    cached = g.table_views
     if cached is None:
-        views = tuple(meld_view(i + 1, m, g) for i, m in enumerate(g.melds[side]))
-        points = sum(mv.points + mv.bonus_points for mv in views if not mv.staged)
-        cached = (views, points)
-        g.meld_views[side] = cached
+        melds = tuple(tuple(meld_view(i + 1, m, g) for i, m in enumerate(side)) for side in g.melds)
+        points = tuple(
+            sum(mv.points + mv.bonus_points for mv in side if not mv.staged) for side in melds
+        )
+        cached = g.table_views = (melds, points)
     return cached
 
 
@@ -225,7 +229,7 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         raise SeatError(f"seat must be a number from 0 to {g.n - 1}, not {seat!r}")
     r = g.rules
     over = g.phase == _OVER
-    per_side = [side_views(g, s) for s in range(g.k)]
+    melds, points = table_views(g)
     rare = g.public_cache
     if rare is None:
         rare = g.public_cache = (
@@ -247,7 +251,7 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         _NO_CARDS if hidden else tuple(g.hands[seat]),
         g.sizes[seat] if hidden else 0,
         tuple(g.sizes),
-        tuple([x[0] for x in per_side]),
+        melds,
         tuple(g.pile) if r.pile_open else tuple(g.pile[-1:]),
         len(g.pile),
         r.pile_open,
@@ -259,7 +263,7 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         g.dealer,
         g.hand_number,
         rare[2],
-        tuple([x[1] for x in per_side]),
+        points,
         rare[3],
         rare[4],
         g.taken_top if g.taken_top >= 0 and not over else None,
