@@ -386,7 +386,7 @@ def state_of(game: Game, quick: bool = False) -> str:
         "internals": internals,
     }
     if quick:
-        full["views"] = [seat_view(game, s, log=False).to_dict() for s in range(game.players)]
+        full["views"] = [seat_view(game, s, full=False).to_dict() for s in range(game.players)]
         full["events"] = [len(game.events), [repr(e) for e in game.events[-3:]]]
         full["record"] = [len(game.hand_events), len(game.results), len(game.deals)]
     else:

@@ -304,7 +304,9 @@ class Game:
                 self.sizes[s] += 1
                 pos += 1
         self.pile: list[Card] = []
+        self.upcard = -1
         if r.upcard:
+            self.upcard = deck[pos]
             self.pile.append(deck[pos])
             pos += 1
         self.stock: list[Card] = deck[pos:][::-1]  # top card last

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buraco.actions import Action, Draw, TakePile, TurnUp
 from buraco.cards import CARD_NAMES, Card, sort_key
@@ -105,6 +105,52 @@ def meld_view(number: int, m: TableMeld, g: Game) -> MeldView:
     return view
 
 
+class SeenEvent(NamedTuple):
+    """One entry of a hand's history as one seat saw it."""
+
+    seat: int
+    """Who acted (or whose action had the consequence in ``note``)."""
+    action: Action | None
+    """The action, or None for a consequence (a morto taken, an opening short, ...)."""
+    card: Card = -1
+    """The card drawn from the stock, when the viewing seat drew it (else -1)."""
+    cards: tuple[Card, ...] = ()
+    """The cards of a pile taken, as far as the viewing seat saw them (a closed pile taken
+    by another seat: its top card only)."""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PublicDetail:
+    """The rest of the public state: what a search needs to rebuild a position.
+
+    Given in full views (``seat_view(game, seat, full=True)``).
+    """
+
+    upcard: Card | None
+    """The card turned up at the deal to start the pile (``upcard``), if any."""
+    first_draw: bool
+    """The hand's first draw is still to come (the first player may then turn the card up)."""
+    turn_up_card: Card | None
+    """The card this seat drew first and may still turn up (only to that seat)."""
+    staged_value: int
+    """Points melded this turn toward an initial meld not yet reached."""
+    must_open: bool
+    """The player to move took the pile owing an initial meld and must reach it this turn."""
+    taken_melded: bool
+    """A copy of the card taken from the pile has been melded this turn."""
+    moved: tuple[int, ...]
+    """Melds (0-based) whose wild moved this turn (``wild_moves``)."""
+    pile_streak: int
+    """Turns in a row that began by taking the pile."""
+    turns_started: tuple[int, ...]
+    """Turns each seat has begun this hand."""
+    pot_unplayed: tuple[bool, ...]
+    """Seats holding a morto taken by discarding that they have not played yet."""
+    cut_points: tuple[int, ...]
+    """Each side's cut bonus or penalty this hand."""
+
+
 @dataclass(slots=True)
 class SeatView:
     """Everything one seat may know at one moment."""
@@ -154,10 +200,14 @@ class SeatView:
     legal: tuple[Action, ...]
     """This seat's legal actions (empty when it is not this seat's turn)."""
     log: tuple[str, ...] = field(default=())
-    """The hand so far as this seat saw it, one line per action or event."""
+    """The hand so far as this seat saw it, one line per action or event (full views)."""
     scores: tuple[dict[str, Any], ...] | None = None
     """Full score breakdown per side, once the hand is over."""
     winner: int | None = None
+    events: tuple[SeenEvent, ...] = field(default=())
+    """The same history as values (full views)."""
+    detail: PublicDetail | None = None
+    """The rest of the public state (full views)."""
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -200,6 +250,7 @@ class SeatView:
             "last_turn": self.last_turn,
             "legal": [str(a) for a in self.legal],
             "log": list(self.log),
+            "detail": None if self.detail is None else _detail_dict(self.detail),
             "scores": list(self.scores) if self.scores is not None else None,
             "winner": self.winner,
         }
@@ -220,10 +271,13 @@ def table_views(g: Game) -> tuple[tuple[tuple[MeldView, ...], ...], tuple[int, .
     return cached
 
 
-def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
+def seat_view(g: Game, seat: int, full: bool = True) -> SeatView:
     """The view of ``seat`` (0-based).
 
-    Raises :class:`~buraco.errors.SeatError` for a seat not at the table.
+    A full view also carries the hand's history as this seat saw it (``log``,
+    ``events``) and the rest of the public state (``detail``); bots that need
+    neither ask for ``full=False``, which is faster. Raises
+    :class:`~buraco.errors.SeatError` for a seat not at the table.
     """
     if type(seat) is not int or not 0 <= seat < g.n:
         raise SeatError(f"seat must be a number from 0 to {g.n - 1}, not {seat!r}")
@@ -269,9 +323,11 @@ def seat_view(g: Game, seat: int, log: bool = True) -> SeatView:
         g.taken_top if g.taken_top >= 0 and not over else None,
         g.last_turn,
         g.legal_actions() if not over and g.turn == seat else (),
-        tuple(log_lines(g, seat)) if log else (),
+        tuple(log_lines(g, seat)) if full else (),
         tuple(s.as_dict() for s in g.scores()) if over else None,
         g.winner,
+        tuple(seen_events(g, seat)) if full else (),
+        public_detail(g, seat) if full else None,
     )
 
 
@@ -290,6 +346,52 @@ def display_hand(counts: Sequence[int]) -> tuple[Card, ...]:
     if len(held) == sum(in_order):
         return held
     return tuple([c for c in held for _ in range(counts[c])])
+
+
+def seen_events(g: Game, seat: int) -> list[SeenEvent]:
+    """The current hand's events as values, with what ``seat`` could not see left out."""
+    open_pile = g.rules.pile_open
+    out = []
+    for e in g.events:
+        cards = e.cards
+        if cards and not open_pile and e.seat != seat:
+            cards = cards[-1:]
+        card = e.card if e.seat == seat else -1
+        out.append(SeenEvent(e.seat, e.action, card, cards, e.note))
+    return out
+
+
+def public_detail(g: Game, seat: int) -> PublicDetail:
+    """The public state a search needs, as ``seat`` may know it."""
+    return PublicDetail(
+        upcard=g.upcard if g.upcard >= 0 else None,
+        first_draw=g.first_draw,
+        turn_up_card=g.first_card if g.first_card >= 0 and g.turn == seat else None,
+        staged_value=g.staged_value,
+        must_open=g.must_open,
+        taken_melded=g.taken_melded,
+        moved=tuple(sorted(g.moved)),
+        pile_streak=g.pile_streak,
+        turns_started=tuple(g.turns_started),
+        pot_unplayed=tuple(g.unplayed),
+        cut_points=tuple(g.cut_points),
+    )
+
+
+def _detail_dict(d: PublicDetail) -> dict[str, Any]:
+    return {
+        "upcard": None if d.upcard is None else CARD_NAMES[d.upcard],
+        "first_draw": d.first_draw,
+        "turn_up_card": None if d.turn_up_card is None else CARD_NAMES[d.turn_up_card],
+        "staged_value": d.staged_value,
+        "must_open": d.must_open,
+        "taken_melded": d.taken_melded,
+        "moved": list(d.moved),
+        "pile_streak": d.pile_streak,
+        "turns_started": list(d.turns_started),
+        "pot_unplayed": list(d.pot_unplayed),
+        "cut_points": list(d.cut_points),
+    }
 
 
 def log_lines(g: Game, seat: int) -> list[str]:

@@ -20,8 +20,9 @@ class Bot(ABC):
     """Base class of bots. Subclasses implement :meth:`choose`."""
 
     name: ClassVar[str] = "bot"
-    wants_log: ClassVar[bool] = False
-    """Whether the views given to this bot should carry the hand's log (slower)."""
+    wants_full_view: ClassVar[bool] = False
+    """Whether this bot wants full views: the hand's history and the rest of the public
+    state (see :func:`buraco.views.seat_view`); slower to build."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

@@ -20,7 +20,7 @@ def play_hand(game: Game, bots: Sequence[Bot], max_actions: int = 100_000) -> in
         seat = game.turn
         bot = bots[seat]
         legal = game.legal_actions()
-        action = bot.choose(seat_view(game, seat, log=bot.wants_log), legal)
+        action = bot.choose(seat_view(game, seat, full=bot.wants_full_view), legal)
         game.apply(action)
         count += 1
         if count >= max_actions:
