@@ -166,7 +166,7 @@ class Event(NamedTuple):
     note: str = ""
     """A public consequence: ``took the morto``, ``opening short``, ..."""
     cards: tuple[Card, ...] = ()
-    """The cards of a pile that was taken."""
+    """The cards of a pile that was taken, or the card turned up by ``turn-up``."""
 
 
 @dataclass
@@ -821,7 +821,7 @@ class Game:
         nxt = self.stock.pop()
         self.hands[seat][nxt] += 1
         self.sizes[seat] += 1
-        self.events.append(Event(seat, TURN_UP, nxt, note=f"turned up {CARD_NAMES[c]}"))
+        self.events.append(Event(seat, TURN_UP, nxt, note=f"turned up {CARD_NAMES[c]}", cards=(c,)))
         self._after_stock_draw()
 
     def _do_take_pile(self) -> None:

@@ -116,7 +116,7 @@ class SeenEvent(NamedTuple):
     """The card drawn from the stock, when the viewing seat drew it (else -1)."""
     cards: tuple[Card, ...] = ()
     """The cards of a pile taken, as far as the viewing seat saw them (a closed pile taken
-    by another seat: its top card only)."""
+    by another seat: its top card only); for ``turn-up``, the card turned up."""
     note: str = ""
 
 
@@ -354,7 +354,7 @@ def seen_events(g: Game, seat: int) -> list[SeenEvent]:
     out = []
     for e in g.events:
         cards = e.cards
-        if cards and not open_pile and e.seat != seat:
+        if cards and not open_pile and e.seat != seat and isinstance(e.action, TakePile):
             cards = cards[-1:]
         card = e.card if e.seat == seat else -1
         out.append(SeenEvent(e.seat, e.action, card, cards, e.note))
