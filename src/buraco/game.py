@@ -352,6 +352,8 @@ class Game:
         self.ended_by = ""
         self.events: list[Event] = []
         self.hand_events.append(self.events)
+        # per seat: the events as that seat saw them, built by buraco.views as needed
+        self.seen_cache: list[Any] = [None] * n
         self._legal: tuple[Action, ...] | None = None
         self.score_cache: list[Score] | None = None
         # mortos, totals, vulnerability and minimums as views show them (see buraco.views);
@@ -1115,6 +1117,7 @@ class Game:
         g.cut_points = list(self.cut_points)
         g.moved = set(self.moved)
         g.events = list(self.events)
+        g.seen_cache = [None if s is None else list(s) for s in self.seen_cache]
         g.hand_events = [*self.hand_events[:-1], g.events]
         g.totals = list(self.totals)
         g.results = list(self.results)

@@ -118,6 +118,8 @@ class SeenEvent(NamedTuple):
     """The cards of a pile taken, as far as the viewing seat saw them (a closed pile taken
     by another seat: its top card only); for ``turn-up``, the card turned up."""
     note: str = ""
+    taken: int = 0
+    """How many cards a ``take-pile`` took."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +201,6 @@ class SeatView:
     """The stock is exhausted: the hand ends after this turn."""
     legal: tuple[Action, ...]
     """This seat's legal actions (empty when it is not this seat's turn)."""
-    log: tuple[str, ...] = field(default=())
-    """The hand so far as this seat saw it, one line per action or event (full views)."""
     scores: tuple[dict[str, Any], ...] | None = None
     """Full score breakdown per side, once the hand is over."""
     winner: int | None = None
@@ -208,6 +208,11 @@ class SeatView:
     """The same history as values (full views)."""
     detail: PublicDetail | None = None
     """The rest of the public state (full views)."""
+
+    @property
+    def log(self) -> tuple[str, ...]:
+        """The hand so far as this seat saw it, one line per action or event (full views)."""
+        return tuple(log_lines(self))
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -323,7 +328,6 @@ def seat_view(g: Game, seat: int, full: bool = True) -> SeatView:
         g.taken_top if g.taken_top >= 0 and not over else None,
         g.last_turn,
         g.legal_actions() if not over and g.turn == seat else (),
-        tuple(log_lines(g, seat)) if full else (),
         tuple(s.as_dict() for s in g.scores()) if over else None,
         g.winner,
         tuple(seen_events(g, seat)) if full else (),
@@ -349,16 +353,27 @@ def display_hand(counts: Sequence[int]) -> tuple[Card, ...]:
 
 
 def seen_events(g: Game, seat: int) -> list[SeenEvent]:
-    """The current hand's events as values, with what ``seat`` could not see left out."""
-    open_pile = g.rules.pile_open
-    out = []
-    for e in g.events:
-        cards = e.cards
-        if cards and not open_pile and e.seat != seat and isinstance(e.action, TakePile):
-            cards = cards[-1:]
-        card = e.card if e.seat == seat else -1
-        out.append(SeenEvent(e.seat, e.action, card, cards, e.note))
-    return out
+    """The current hand's events as values, with what ``seat`` could not see left out.
+
+    Built incrementally: the list is kept on the game per seat and extended with the
+    events since the last call.
+    """
+    seen: list[SeenEvent] | None = g.seen_cache[seat]
+    if seen is None:
+        seen = g.seen_cache[seat] = []
+    events = g.events
+    if len(seen) < len(events):
+        open_pile = g.rules.pile_open
+        for e in events[len(seen) :]:
+            cards = e.cards
+            taken = 0
+            if isinstance(e.action, TakePile):
+                taken = len(cards)
+                if not open_pile and e.seat != seat:
+                    cards = cards[-1:]
+            card = e.card if e.seat == seat else -1
+            seen.append(SeenEvent(e.seat, e.action, card, cards, e.note, taken))
+    return seen
 
 
 def public_detail(g: Game, seat: int) -> PublicDetail:
@@ -394,26 +409,25 @@ def _detail_dict(d: PublicDetail) -> dict[str, Any]:
     }
 
 
-def log_lines(g: Game, seat: int) -> list[str]:
-    """The current hand's events as ``seat`` saw them."""
-    r = g.rules
+def log_lines(view: SeatView) -> list[str]:
+    """A full view's events as lines of text."""
     out = []
-    for e in g.events:
-        who = "you" if e.seat == seat else g.names[e.seat]
+    for e in view.events:
+        who = "you" if e.seat == view.seat else view.names[e.seat]
         a = e.action
         if a is None:
             out.append(f"{who}: {e.note}")
         elif isinstance(a, Draw):
-            card = f" {CARD_NAMES[e.card]}" if e.seat == seat else ""
+            card = f" {CARD_NAMES[e.card]}" if e.card >= 0 else ""
             out.append(f"{who}: draw{card}")
         elif isinstance(a, TurnUp):
-            card = f", drew {CARD_NAMES[e.card]}" if e.seat == seat else ""
+            card = f", drew {CARD_NAMES[e.card]}" if e.card >= 0 else ""
             out.append(f"{who}: turn-up ({e.note}{card})")
         elif isinstance(a, TakePile):
-            if r.pile_open or e.seat == seat:
+            if len(e.cards) == e.taken:
                 what = " ".join(CARD_NAMES[c] for c in e.cards)
             else:
-                what = f"{len(e.cards)} cards, top {CARD_NAMES[e.cards[-1]]}"
+                what = f"{e.taken} cards, top {CARD_NAMES[e.cards[-1]]}"
             out.append(f"{who}: take-pile ({what})")
         else:
             out.append(f"{who}: {a}")

@@ -5,7 +5,7 @@ import pytest
 
 from buraco import Game, IllegalAction
 from buraco.actions import Action
-from buraco.bots import Bot, GreedyBot, RandomBot, make_bot, play_hand, play_match
+from buraco.bots import Bot, GreedyBot, MctsBot, RandomBot, make_bot, play_hand, play_match
 from buraco.melds import TableMeld
 from buraco.views import SeatView
 
@@ -28,10 +28,27 @@ PRESETS = [
 def test_bots_by_name() -> None:
     assert isinstance(make_bot("random", seed=1), RandomBot)
     assert isinstance(make_bot(" Greedy "), GreedyBot)
-    with pytest.raises(ValueError, match="unknown bot 'mcts'"):
-        make_bot("mcts")
-    with pytest.raises(ValueError, match="takes no parameters"):
+    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+        make_bot("nobody")
+    with pytest.raises(ValueError, match="has no parameter 'depth'; parameters: none"):
         make_bot("greedy:depth=2")
+
+
+def test_bot_parameters_are_checked() -> None:
+    bot = make_bot("mcts:time=0.5, iterations=20 ,policy=greedy", seed=3)
+    assert isinstance(bot, MctsBot)
+    assert (bot.time, bot.iterations, bot.policy_cls) == (0.5, 20, GreedyBot)
+    for spec, words in [
+        ("mcts:time=soon", "time must be a number"),
+        ("mcts:time=nan", "time must be a number"),
+        ("mcts:iterations=2.5", "iterations must be a whole number"),
+        ("mcts:speed=3", "no parameter 'speed'"),
+        ("mcts:time", "name=value"),
+        ("mcts:policy=mcts", "unknown playout policy"),
+        ("mcts:time=0", "needs a budget"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            make_bot(spec)
 
 
 @pytest.mark.parametrize(("preset", "players"), PRESETS)

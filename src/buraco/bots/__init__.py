@@ -1,37 +1,82 @@
 """Bots: players that see only their own seat's view.
 
 Bots are chosen by name, with optional parameters after a colon
-(``"greedy"``, ``"random"``, later ``"mcts:time=0.5"``):
+(``"greedy"``, ``"heuristic"``, ``"mcts:time=0.5,policy=greedy"``):
 
->>> bot = make_bot("greedy", seed=1)
->>> bot.name
-'greedy'
+>>> make_bot("mcts:iterations=50", seed=1).iterations
+50
 >>> make_bot("grumpy")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'grumpy'; bots are: random, greedy
+ValueError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts
+>>> make_bot("mcts:depth=deep")
+Traceback (most recent call last):
+...
+ValueError: bot 'mcts': parameter depth must be a whole number, not 'deep'
 """
 
 from __future__ import annotations
 
 from buraco.bots.base import Bot
 from buraco.bots.greedy import GreedyBot
+from buraco.bots.heuristic import HeuristicBot
+from buraco.bots.mcts import MctsBot
 from buraco.bots.play import play_hand, play_match
 from buraco.bots.randombot import RandomBot
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "heuristic": HeuristicBot,
+    "mcts": MctsBot,
+}
 """Bot classes by name."""
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a name such as ``greedy`` (parameters after ``:`` are for later bots)."""
-    name, _, params = spec.partition(":")
-    cls = BOTS.get(name.strip().lower())
+    """A bot from a spec: a name, optionally with ``:name=value,...`` parameters."""
+    name, _, text = spec.partition(":")
+    name = name.strip().lower()
+    cls = BOTS.get(name)
     if cls is None:
         raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(BOTS)}")
-    if params.strip():
-        raise ValueError(f"bot {name!r} takes no parameters (got {params!r})")
-    return cls(seed=seed)
+    kwargs: dict[str, object] = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ValueError(f"bot {name!r}: write parameters as name=value, not {item!r}")
+        kind = cls.params.get(key)
+        if kind is None:
+            allowed = ", ".join(cls.params) or "none"
+            raise ValueError(f"bot {name!r} has no parameter {key!r}; parameters: {allowed}")
+        kwargs[key] = _convert(name, key, value.strip(), kind)
+    return cls(seed=seed, **kwargs)
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_hand", "play_match"]
+def _convert(bot: str, key: str, value: str, kind: type) -> object:
+    try:
+        if kind is int:
+            return int(value)
+        if kind is float:
+            number = float(value)
+            if number != number or number in (float("inf"), float("-inf")):
+                raise ValueError
+            return number
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"bot {bot!r}: parameter {key} must be {what}, not {value!r}") from None
+    return value
+
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "HeuristicBot",
+    "MctsBot",
+    "RandomBot",
+    "make_bot",
+    "play_hand",
+    "play_match",
+]

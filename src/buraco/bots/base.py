@@ -20,6 +20,8 @@ class Bot(ABC):
     """Base class of bots. Subclasses implement :meth:`choose`."""
 
     name: ClassVar[str] = "bot"
+    params: ClassVar[dict[str, type]] = {}
+    """Parameters a bot spec may give (``name=value`` after the bot's name), with types."""
     wants_full_view: ClassVar[bool] = False
     """Whether this bot wants full views: the hand's history and the rest of the public
     state (see :func:`buraco.views.seat_view`); slower to build."""
