@@ -54,6 +54,25 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     return cls(seed=seed, **kwargs)
 
 
+def split_specs(text: str) -> list[str]:
+    """Bot specs from a comma-separated list, keeping each bot's own parameters.
+
+    A bot's ``name=value`` parameters are comma-separated too, so a piece that is a
+    parameter stays with the bot before it.
+
+    >>> split_specs("mcts:time=0.5,policy=greedy,heuristic, random")
+    ['mcts:time=0.5,policy=greedy', 'heuristic', 'random']
+    """
+    specs: list[str] = []
+    for piece in text.split(","):
+        name = piece.strip()
+        if "=" in name and ":" not in name and specs and ":" in specs[-1]:
+            specs[-1] += "," + name
+        else:
+            specs.append(name)
+    return specs
+
+
 def _convert(bot: str, key: str, value: str, kind: type) -> object:
     try:
         if kind is int:
@@ -79,4 +98,5 @@ __all__ = [
     "make_bot",
     "play_hand",
     "play_match",
+    "split_specs",
 ]

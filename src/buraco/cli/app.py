@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from buraco.cli import bench, replay, rules, simulate
+from buraco.cli.arena import arena
 
 app = typer.Typer(
     name="buraco",
@@ -17,6 +18,7 @@ app.command("rules")(rules.rules)
 app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
+app.command("arena")(arena)
 
 
 def main() -> None:

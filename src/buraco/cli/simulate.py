@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from buraco.bots import BOTS, make_bot, play_hand
+from buraco.bots import BOTS, make_bot, play_hand, split_specs
 from buraco.cli.common import OPTION_HELP, PRESET_HELP, build_rules, console, fail, user_errors
 from buraco.game import Game
 from buraco.record import save
@@ -33,7 +33,7 @@ def simulate(
     """Play hands (or matches) with bots and print how they went."""
     with user_errors():
         r = build_rules(preset, players, option)
-        names = [b.strip() for b in bots.split(",")] if bots else [bot] * r.players
+        names = split_specs(bots) if bots else [bot] * r.players
         if len(names) != r.players:
             fail(f"--bots names {len(names)} bots but there are {r.players} seats")
         for name in names:

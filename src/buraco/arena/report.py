@@ -1,0 +1,149 @@
+"""The arena's report as Rich tables: per bot, then per pair of bots."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from buraco.arena.result import ArenaResult
+from buraco.arena.stats import MeanCI, Outcome
+
+
+def duration(seconds: float) -> str:
+    """A short time with a unit that fits it.
+
+    >>> duration(0.0000065), duration(0.0123), duration(2.5)
+    ('6.5 µs', '12.3 ms', '2.50 s')
+    """
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.0f}".replace("-", "−")
+
+
+def _ci(ci: MeanCI) -> str:
+    if ci.low is None or ci.high is None:
+        return "—"
+    return f"{_signed(ci.low)}…{_signed(ci.high)}"
+
+
+def _wlt(o: Outcome) -> str:
+    return f"{o.wins}–{o.losses}–{o.ties}"
+
+
+def headline(result: ArenaResult) -> str:
+    """Two lines: the rules, the bots, how many deals and games, the seed and the time."""
+    spec = result.spec
+    r = spec.rules
+    games = sum(len(d.games) for d in result.deals)
+    hands = sum(g.hands for g in result.games())
+    per_deal = len(result.deals[0].games) if result.deals else 0
+    what = "matches" if spec.matches else "games"
+    options = ", ".join(f"{k}={v}" for k, v in r.overrides().items())
+    return (
+        f"[bold]{r.preset}[/], {r.players} players in {r.sides} sides"
+        + (f" ({options})" if options else "")
+        + f": {' vs '.join(spec.labels)}\n{spec.deals} duplicate deal{'s' * (spec.deals > 1)}"
+        f" × {per_deal} {what}"
+        f" = {games} {what}, {hands} hands; seed {spec.seed}; "
+        f"{result.seconds:.1f} s, {result.workers} worker{'s' * (result.workers > 1)}"
+    )
+
+
+def _table(title: str) -> Table:
+    return Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        padding=(0, 1, 0, 0),
+    )
+
+
+def _number(table: Table, header: str) -> None:
+    table.add_column(header, justify="right", no_wrap=True)
+
+
+def bot_table(result: ArenaResult) -> Table:
+    """Per bot: rating, deals won, mean score difference per deal, matches, decision time."""
+    matches = result.spec.matches
+    table = _table("bots, best first")
+    table.add_column("bot", style="bold")
+    _number(table, "rating")
+    _number(table, "deals\nW–L–T")
+    _number(table, "win\nrate")
+    _number(table, "mean\ndiff")
+    _number(table, "95% CI")
+    if matches:
+        _number(table, "match\nwins")
+    _number(table, "choose\nmedian")
+    _number(table, "choose\np95")
+    for s in sorted(result.bots(), key=lambda s: -s.rating):
+        row = [
+            s.label,
+            f"{s.rating:.0f}",
+            _wlt(s.outcome),
+            f"{s.outcome.score:.0%}",
+            _signed(s.diff.mean),
+            _ci(s.diff),
+        ]
+        if matches:
+            row.append(f"{s.matches_won}/{s.matches_played}")
+        row += [duration(s.times.quantile(0.5)), duration(s.times.quantile(0.95))]
+        table.add_row(*row)
+    return table
+
+
+def pair_table(result: ArenaResult) -> Table:
+    """Per pair: deals won by each, mean difference with its CI, matches, and a verdict."""
+    labels = result.labels
+    matches = result.spec.matches
+    table = _table("pairs, from the first bot's side")
+    table.add_column("pair", style="bold")
+    _number(table, "deals\nW–L–T")
+    _number(table, "mean\ndiff")
+    _number(table, "95% CI")
+    if matches:
+        _number(table, "match\nwins")
+    table.add_column("verdict")
+    for p in result.pairs():
+        x, y = labels[p.x], labels[p.y]
+        if p.verdict:
+            verdict = f"{x if p.verdict > 0 else y} stronger"
+        elif p.diff.half_width is None:
+            verdict = "too few deals"
+        else:
+            verdict = "[yellow]not separated[/]"
+        row = [f"{x} vs {y}", _wlt(p.outcome), _signed(p.diff.mean), _ci(p.diff)]
+        if matches:
+            row.append(f"{p.x_matches}–{p.y_matches}")
+        row.append(verdict)
+        table.add_row(*row)
+    return table
+
+
+NOTE = (
+    "A duplicate deal is one deal played with the bots in every seating. W–L–T: deals "
+    "won, lost, tied. diff: the bot's score minus its opponent's, summed over the deal's "
+    "games (won when positive); mean per deal. "
+    "95% CI: Student's t over the deals. stronger: the CI excludes 0. rating: "
+    "Bradley–Terry fit of the deals won, mean 1500 (+400: 10 deals won per 1 lost). "
+    "choose: wall time of one decision."
+)
+
+
+def print_report(result: ArenaResult, console: Console) -> None:
+    """Print the headline, the bot table, the pair table and a note on the figures."""
+    console.print(headline(result))
+    console.print()
+    console.print(bot_table(result))
+    console.print()
+    console.print(pair_table(result))
+    console.print()
+    console.print(f"[dim]{NOTE}[/]")

@@ -1,0 +1,104 @@
+"""``buraco arena``: measure bots against each other by duplicate play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from buraco.arena import DealResult, make_spec, run_arena
+from buraco.arena.export import PLOT_HINT, write_files
+from buraco.arena.report import print_report
+from buraco.bots import BOTS, split_specs
+from buraco.cli.common import (
+    OPTION_HELP,
+    PRESET_HELP,
+    build_rules,
+    console,
+    err_console,
+    fail,
+    user_errors,
+)
+
+
+def arena(
+    preset: Annotated[str, typer.Option(help=PRESET_HELP)] = "aberto",
+    players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    bots: Annotated[
+        str, typer.Option(help="two or more bots, comma-separated: " + ", ".join(BOTS))
+    ] = "greedy,random",
+    deals: Annotated[int, typer.Option(help="duplicate deals to play")] = 20,
+    matches: Annotated[
+        bool, typer.Option("--matches", help="play each deal as a full match")
+    ] = False,
+    workers: Annotated[int, typer.Option(help="processes playing deals in parallel")] = 1,
+    seed: Annotated[int, typer.Option(help="seed of the deals and the bots")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="print everything as JSON")] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="write game records, CSV files, a summary and a plot here"),
+    ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+) -> None:
+    """Measure bot strength by duplicate play, so that the luck of the cards cancels.
+
+    Every deal is played again with the bots in each other's seats.
+
+    Reports per bot and per pair the duplicate deals won, the mean score difference per
+    deal with a 95% confidence interval, an Elo-style rating and decision times (and
+    match wins with --matches). Results depend only on the seed, not on --workers.
+    """
+    with user_errors():
+        rules = build_rules(preset, players, option)
+        names = split_specs(bots)
+        make_spec(rules, names, deals, seed=seed, matches=matches)
+        if workers < 1:
+            raise ValueError(f"--workers must be at least 1, not {workers}")
+        if out is not None:
+            try:
+                (out / "records").mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                fail(f"--out {str(out)!r}: cannot create the directory ({exc.strerror})")
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=json_out or not console.is_terminal,
+        auto_refresh=False,  # no refresh thread: worker processes are forked (Linux)
+    ) as progress:
+        task = progress.add_task("duplicate deals", total=deals)
+
+        def advance(_: DealResult) -> None:
+            progress.advance(task)
+            progress.refresh()
+
+        result = run_arena(
+            rules,
+            names,
+            deals,
+            seed=seed,
+            matches=matches,
+            workers=workers,
+            records=None if out is None else out / "records",
+            progress=advance,
+        )
+    if json_out:
+        console.print_json(json.dumps(result.to_dict()))
+    else:
+        print_report(result, console)
+    if out is not None:
+        written = write_files(result, out)
+        games = sum(len(d.games) for d in result.deals)
+        files = ", ".join(p.name for p in written)
+        err_console.print(f"wrote {games} game records (records/) and {files} to {out}")
+        if not any(p.suffix == ".png" for p in written):
+            err_console.print(
+                f"matplotlib is not installed, so no plot; for one: {escape(PLOT_HINT)}"
+            )
