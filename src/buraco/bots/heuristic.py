@@ -81,14 +81,21 @@ _JUNK, _GAP, _ADJ, _MELD = 0, 1, 2, 3
 
 _KEEP = (0.0, 14.0, 30.0, 90.0)
 """Keep value of a card by class."""
+_KEEP_SPARE = (0.0, 40.0, 60.0, 90.0)
+"""Keep value by class when a wild card is to spare (a wild makes a pair a meld)."""
 _KEEP_FIT = 120.0
 """Keep value of a card that extends one of the side's melds."""
 _KEEP_WILD = 400.0
 _POTENTIAL = (0.0, 2.0, 4.0, 10.0)
 """Potential of a card by class (a meld-class card also counts its points)."""
 _POTENTIAL_WILD = 22.0
-_DRAW_VALUE = 4.0
-"""What a card from the stock is worth, for comparison with the pile."""
+_DRAW_VALUE = -10.0
+_DRAW_VALUE_ANY = 4.0
+_DRAW_SHORT = 20.0
+_SHORT_TURNS = 12.0
+"""What a card from the stock is worth, for comparison with the pile: the first when
+the hand has long to go, up to the sum when it is about to end (more cards in hand
+pay off only with time to meld them)."""
 _DANGER_FIT = 45.0
 """Danger of a card that extends an opponent's meld (per weight unit)."""
 _DANGER_KNOWN = 18.0
@@ -96,6 +103,27 @@ _DANGER_KNOWN = 18.0
 _DANGER_PILE = 5.0
 """Danger per card of an open pile that the discard would join."""
 _SAFE_DISCARDED = 8.0
+_TEMPO_RACING = 2.0
+"""What an extra card in hand costs while the side races for its morto."""
+_TEMPO = 1.0
+"""What an extra card in hand costs once the morto is taken."""
+_RISK_K = 2.0
+"""A junk card costs this share of its points divided by the turns left (see _horizon)."""
+_FUTURE = 3.0
+"""What a junk card may yet become, at a long horizon."""
+_NEAR_TEMPO = 1.0
+"""Share of the tempo cost charged to a card that is near a meld but not in one."""
+_NO_POT_TURNS = 8.0
+"""Turns an opponent without its morto is expected to need to go out (doubled when
+going out needs a clean canastra), beyond a third of its hand."""
+_KEPT_TOP_COST = 16.0
+"""Taking a pile whose top card may not be discarded at once (``keep_taken_top``) and
+cannot be melded at once."""
+_WILD_COST = 15.0
+"""What spending a wild card on a meld that does not need it costs."""
+_TOP_WILD = 15.0
+_OUT_MARGIN = 0.0
+"""Go out when the hand would end at most this much behind."""
 """Danger removed for a card the next player discarded this hand."""
 
 
@@ -196,14 +224,59 @@ class _Rules:
 # ----- what the melds on the table mean --------------------------------------------------
 
 
+class _MeldFacts:
+    """What one meld means to a reader: the cards that extend it and its run positions."""
+
+    __slots__ = ("covered", "fits", "meld", "suit", "virtual", "weight")
+
+    def __init__(self, m: MeldView, min_pos: int, max_pos: int) -> None:
+        self.meld = m
+        size = len(m.cards)
+        self.weight = 1.0 + (size >= 6) + (size == 6 and m.clean)
+        """How much extending it matters: more near and at a canastra, most for a clean one."""
+        self.suit = m.suit
+        self.virtual = self.covered = 0
+        if not m.run:
+            self.fits: tuple[Card, ...] = tuple(t * 13 + m.rank for t in range(4))
+            return
+        s, lo, hi = m.suit, m.lo, m.hi
+        span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+        self.virtual = span
+        wpos = lo + m.wild if m.wild is not None else -1
+        self.covered = span & ~(1 << wpos) if wpos >= 0 else span
+        ends = []
+        if lo - 1 >= min_pos:
+            ends.append(lo - 1)
+        if hi + 1 <= max_pos:
+            ends.append(hi + 1)
+        if wpos >= 0 and ends:
+            ends.append(wpos)
+        self.fits = tuple(_card_at(s, p) for p in ends)
+
+
+_FACTS: dict[int, _MeldFacts] = {}
+"""Facts of the melds seen lately, by the meld view's identity (views are cached by the
+engine until a meld changes, so most melds are read once)."""
+
+
+def _facts(m: MeldView, r: _Rules) -> _MeldFacts:
+    found = _FACTS.get(id(m))
+    if found is None or found.meld is not m:
+        if len(_FACTS) > 4096:
+            _FACTS.clear()
+        found = _FACTS[id(m)] = _MeldFacts(m, r.min_pos, r.max_pos)
+    return found
+
+
 class _SideTable:
     """A side's melds digested: which cards extend them, and their run positions."""
 
-    __slots__ = ("best_clean", "clean_canastra", "covered", "fit", "set_ranks", "virtual")
+    __slots__ = ("best_clean", "clean_canastra", "covered", "fit", "melds", "set_ranks", "virtual")
 
     def __init__(self, melds: Sequence[MeldView], r: _Rules) -> None:
-        self.fit = [0.0] * 53
-        """Weight of each natural card that extends a meld (0 when it extends none)."""
+        self.melds = melds
+        self.fit: dict[Card, float] = {}
+        """Weight of each natural card that extends a meld (absent when it extends none)."""
         self.virtual = [0, 0, 0, 0]
         """Run positions each suit's melds occupy (counted as held when reading a hand)."""
         self.covered = [0, 0, 0, 0]
@@ -213,37 +286,33 @@ class _SideTable:
         self.best_clean = -1
         """Index of the longest clean meld: the side's hope of a clean canastra."""
         best_size = 0
+        fit = self.fit
         for i, m in enumerate(melds):
+            facts = _facts(m, r)
             size = len(m.cards)
-            weight = 1.0 + (size >= 6) + (size == 6 and m.clean)
-            if m.canastra and m.clean and not m.staged:
-                self.clean_canastra = True
-            if m.clean and size > best_size:
-                best_size, self.best_clean = size, i
+            if m.clean:
+                if m.canastra and not m.staged:
+                    self.clean_canastra = True
+                if size > best_size:
+                    best_size, self.best_clean = size, i
             if m.run:
-                self._add_run(m, r, weight)
+                self.virtual[m.suit] |= facts.virtual
+                self.covered[m.suit] |= facts.covered
             else:
                 self.set_ranks |= 1 << m.rank
-                for t in range(4):
-                    c = t * 13 + m.rank
-                    self.fit[c] = max(self.fit[c], weight)
+            w = facts.weight
+            for c in facts.fits:
+                if fit.get(c, 0.0) < w:
+                    fit[c] = w
 
-    def _add_run(self, m: MeldView, r: _Rules, weight: float) -> None:
-        s, lo, hi = m.suit, m.lo, m.hi
-        span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
-        self.virtual[s] |= span
-        wpos = lo + m.wild if m.wild is not None else -1
-        self.covered[s] |= span & ~(1 << wpos) if wpos >= 0 else span
-        ends = []
-        if lo - 1 >= r.min_pos:
-            ends.append(lo - 1)
-        if hi + 1 <= r.max_pos:
-            ends.append(hi + 1)
-        if wpos >= 0 and ends:
-            ends.append(wpos)
-        for p in ends:
-            c = _card_at(s, p)
-            self.fit[c] = max(self.fit[c], weight)
+    def same(self, melds: Sequence[MeldView]) -> bool:
+        """Whether ``melds`` are the melds this table was read from."""
+        old = self.melds
+        if melds is old:
+            return True
+        if len(melds) != len(old):
+            return False
+        return all(a is b for a, b in zip(melds, old, strict=True))
 
 
 # ----- memory of the hand ---------------------------------------------------------------
@@ -373,7 +442,7 @@ def _classes(counts: Sequence[int], r: _Rules, own: _SideTable) -> dict[Card, in
             k = alone[p] if cov >> p & 1 else full[p]
             if k > best:
                 best = k
-        if fit[c]:
+        if c in fit:
             best = _MELD
         rank = _RANK[c]
         if rank_counts:
@@ -419,7 +488,7 @@ def _card_potential(k: int, v: int, risk: float, tempo: float) -> float:
         return v + _POTENTIAL[_MELD]
     if k == _JUNK:
         return -(risk * v + tempo)
-    return _POTENTIAL[k] - risk * v * 0.5
+    return _POTENTIAL[k] - risk * v * 0.5 - tempo * _NEAR_TEMPO
 
 
 def _meldable_points(counts: Sequence[int], r: _Rules, own: _SideTable) -> int:
@@ -469,6 +538,8 @@ class _Turn:
     __slots__ = (
         "counts",
         "end_near",
+        "horizon",
+        "imminent",
         "mem",
         "own",
         "r",
@@ -479,6 +550,7 @@ class _Turn:
         "tempo",
         "threat",
         "view",
+        "wilds",
     )
 
     def __init__(
@@ -492,11 +564,22 @@ class _Turn:
         self.side = view.side
         self.counts = view.counts
         self.size = sum(view.counts)
+        counts = view.counts
+        self.wilds = counts[JOKER] + counts[1] + counts[14] + counts[27] + counts[40]
         self.threat = _threat(view, r)
+        """How close the opponents are to going out (see :func:`_threat`)."""
         self.end_near = view.last_turn or _stock_left(view, r) <= 2 * r.players
+        self.imminent = self.end_near or self.threat >= 1.0
+        """The hand may well end before this seat's next turn."""
         racing = not view.pot_taken[view.side] and bool(view.pots)
-        self.risk = 0.9 if self.threat or self.end_near else 0.25
-        self.tempo = 2.0 if racing else 1.0
+        self.horizon = 1.0 if view.last_turn else _horizon(view, r)
+        """This seat's turns the hand is likely to last."""
+        self.risk = min(0.95, max(0.05, _RISK_K / self.horizon))
+        """Share of a junk card's points it is likely to cost when the hand ends."""
+        self.tempo = (_TEMPO_RACING if racing else _TEMPO) - _FUTURE * self.horizon / (
+            self.horizon + 8.0
+        )
+        """What a junk card costs beyond its points: the morto race, less its chances."""
 
 
 def _stock_left(view: SeatView, r: _Rules) -> int:
@@ -506,16 +589,52 @@ def _stock_left(view: SeatView, r: _Rules) -> int:
     return view.stock
 
 
-def _threat(view: SeatView, r: _Rules) -> bool:
-    """Whether an opponent side could go out soon (morto taken and a canastra that counts)."""
+def _horizon(view: SeatView, r: _Rules) -> float:
+    """How many more turns this seat is likely to play.
+
+    Until the stock runs out, or until an opponent goes out: sooner when they hold
+    their morto and a canastra, and when any canastra will do.
+    """
+    turns = _stock_left(view, r) / r.players
     side = view.side
+    slow = 2.0 if r.clean_out else 1.0
+    for o, melds in enumerate(view.melds):
+        if o == side:
+            continue
+        smallest = min(view.hand_sizes[s] for s in view.sides[o])
+        if not view.pot_taken[o]:
+            out = smallest / 3.0 + _NO_POT_TURNS * slow
+        elif any(m.canastra and (m.clean or not r.clean_out) and not m.staged for m in melds):
+            out = 1.0 + smallest / 3.0
+        else:
+            out = 3.0 * slow
+        turns = min(turns, out)
+    return max(1.0, turns)
+
+
+def _threat(view: SeatView, r: _Rules) -> float:
+    """How close the opponents are to going out, from 0 to 1.
+
+    1: a side with its morto and a canastra that counts, one of its players holding
+    three cards or fewer; 0.6: the same with bigger hands; 0.3: a side with its morto
+    but no such canastra yet.
+    """
+    side = view.side
+    level = 0.0
     for o, melds in enumerate(view.melds):
         if o == side or not view.pot_taken[o]:
             continue
+        ready = False
         for m in melds:
             if m.canastra and (m.clean or not r.clean_out) and not m.staged:
-                return True
-    return False
+                ready = True
+                break
+        if not ready:
+            level = max(level, 0.3)
+            continue
+        smallest = min(view.hand_sizes[s] for s in view.sides[o])
+        level = max(level, 1.0 if smallest <= 3 else 0.6)
+    return level
 
 
 class HeuristicBot(Bot):
@@ -531,10 +650,13 @@ class HeuristicBot(Bot):
         self._melds_key: object = None
         self._tables: list[_SideTable] = []
         self._memories: dict[int, _Memory] = {}
+        self._plans: dict[int, list[Meld]] = {}
+        """The rest of each seat's opening plan this turn."""
 
     def new_hand(self) -> None:
         """Forget the previous hand."""
         self._memories.clear()
+        self._plans.clear()
 
     # ----- entry point ---------------------------------------------------------------
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
@@ -571,9 +693,16 @@ class HeuristicBot(Bot):
         return mem
 
     def _tables_for(self, view: SeatView, r: _Rules) -> list[_SideTable]:
-        if view.melds is not self._melds_key:
-            self._melds_key = view.melds
-            self._tables = [_SideTable(side, r) for side in view.melds]
+        melds = view.melds
+        if melds is not self._melds_key:
+            self._melds_key = melds
+            tables = self._tables
+            if len(tables) != len(melds):
+                self._tables = [_SideTable(side, r) for side in melds]
+            else:
+                for i, side in enumerate(melds):
+                    if not tables[i].same(side):
+                        tables[i] = _SideTable(side, r)
         return self._tables
 
     # ----- drawing -------------------------------------------------------------------
@@ -582,7 +711,10 @@ class HeuristicBot(Bot):
             return legal[0]
         if DRAW not in legal:
             return TAKE_PILE
-        return TAKE_PILE if self._pile_gain(t) > _DRAW_VALUE else DRAW
+        turns = _stock_left(t.view, t.r) / t.r.players
+        base = _DRAW_VALUE if t.r.clean_out else _DRAW_VALUE_ANY
+        threshold = base + _DRAW_SHORT * max(0.0, 1.0 - turns / _SHORT_TURNS)
+        return TAKE_PILE if self._pile_gain(t) > threshold else DRAW
 
     def _pile_gain(self, t: _Turn) -> float:
         """What taking the pile is worth beyond the hand as it is."""
@@ -590,7 +722,7 @@ class HeuristicBot(Bot):
         pile: Sequence[Card] = view.pile
         if not view.pile_open:
             mem = t.mem
-            if mem is not None and len(mem.pile) == view.pile_size:
+            if mem is not None and len(mem.pile) == view.pile_size and mem.pile[-1:] == [*pile]:
                 pile = mem.pile
         with_pile = list(t.counts)
         for c in pile:
@@ -602,8 +734,14 @@ class HeuristicBot(Bot):
         need = view.requirement[t.side]
         if need and not r.top_meld and _meldable_points(with_pile, r, t.own) < need:
             gain -= 10.0 + len(pile) * 3.0
+        if r.keep_top and view.pile:
+            top = view.pile[-1]
+            if not _WILD[top] and _classes(with_pile, r, t.own).get(top, _JUNK) < _MELD:
+                gain -= _KEPT_TOP_COST  # the top card stays in hand this turn
         if r.top_meld:
             gain += 10.0  # the top card is melded at once
+            if _top_needs_wild(view.pile[-1], with_pile, r, t.own):
+                gain -= _WILD_COST
         return gain
 
     # ----- a pile taken to meld its top card (fechado) --------------------------------
@@ -654,17 +792,25 @@ class HeuristicBot(Bot):
 
     # ----- the initial meld ----------------------------------------------------------
     def _opening(self, t: _Turn, melds: Sequence[Action], adds: Sequence[Action]) -> Action | None:
-        """A meld of a plan that reaches the initial-meld minimum this turn, if any."""
+        """A meld of a plan that reaches the initial-meld minimum this turn, if any.
+
+        The plan is made when the first meld goes down and then followed, so the melds
+        staged this turn always reach the minimum (an ``us`` attempt never fails).
+        """
         view = t.view
-        own = view.melds[t.side]
-        staged = sum(m.points for m in own if m.staged)
+        seat = view.seat
+        staged = sum(m.points for m in view.melds[t.side] if m.staged)
+        plan = self._plans.get(seat)
+        if staged and plan and plan[0] in melds:
+            return plan.pop(0)
         need = view.requirement[t.side] - staged
         values = t.r.values
-        plan = _opening_plan(melds, t.counts, values, need, t.size)
+        plan = _opening_plan([a for a in melds if type(a) is Meld], t.counts, values, need, t.size)
         if plan is not None:
-            return plan
+            self._plans[seat] = plan[1:]
+            return plan[0]
         if staged:
-            # already started (it should not happen): anything that brings points
+            # the plan went wrong (it should not happen): anything that brings points
             options = [a for a in (*melds, *adds) if type(a) in (Meld, Add)]
             if options:
                 return max(options, key=lambda a: sum(values[c] for c in _cards_of(a)))
@@ -693,12 +839,12 @@ class HeuristicBot(Bot):
         meld = _best_clean_meld(melds, size, min_left)
         if meld is not None:
             return meld
-        dump = t.threat or t.end_near or (min_left == 0 and (racing or size <= 4))
+        dump = t.imminent
         return _best_wild_play(t, melds, adds, side_melds, min_left, dump)
 
     def _want_out(self, t: _Turn) -> bool:
         """Whether to go out (when possible) rather than go on melding."""
-        if t.threat or t.end_near:
+        if t.threat >= 0.6 or t.end_near:
             return True
         view, r = t.view, t.r
         mine = float(view.table_points[t.side] + r.going_out_bonus)
@@ -713,7 +859,7 @@ class HeuristicBot(Bot):
             if not view.pot_taken[o]:
                 theirs -= r.pot_penalty
             others.append(theirs)
-        return mine >= sum(others) / len(others)
+        return mine + _OUT_MARGIN >= sum(others) / len(others)
 
     # ----- discarding ----------------------------------------------------------------
     def _discard(self, t: _Turn, discards: Sequence[Action]) -> Action:
@@ -725,7 +871,8 @@ class HeuristicBot(Bot):
         danger = _Danger(t)
         fit = t.own.fit
         values = r.values
-        value_weight = 1.0 if t.threat or t.end_near else 0.3
+        value_weight = 1.0 if t.end_near else 0.3 + 0.7 * t.threat
+        keep = _KEEP_SPARE if t.wilds > 1 else _KEEP
         best = discards[0]
         best_score = 1e18
         for a in discards:
@@ -736,7 +883,8 @@ class HeuristicBot(Bot):
                 k = classes.get(c, _JUNK)
                 if counts[c] > 1:
                     k = _extra_class(c, k, counts, r)
-                score = _KEEP_FIT * fit[c] if fit[c] else _KEEP[k]
+                w = fit.get(c)
+                score = _KEEP_FIT * w if w else keep[k]
                 score -= values[c] * value_weight
                 score += danger.of(c)
             if score < best_score:
@@ -756,46 +904,79 @@ def _cards_of(a: Action) -> tuple[Card, ...]:
 
 
 def _top_score(a: Action, melds: Sequence[MeldView]) -> float:
-    """How good a play of the pile's top card is: long and clean."""
+    """How good a play of the pile's top card is: clean, long, completing a canastra."""
     if type(a) is Meld:
         cards = a.cards
-        return 10.0 * len(cards) - 25.0 * _wild_count(cards)
+        return 10.0 * len(cards) - _TOP_WILD * _wild_count(cards)
     if type(a) is Add:
         m = melds[a.meld]
-        return 12.0 + 30.0 * (len(m.cards) == 6)
+        return 25.0 + 30.0 * (len(m.cards) == 6) - (_TOP_WILD if _is_wild_add(a, m) else 0.0)
     return 0.0
 
 
+def _top_needs_wild(top: Card, counts: Sequence[int], r: _Rules, own: _SideTable) -> bool:
+    """Whether melding the pile's top card needs a wild card (``counts`` hold the pile)."""
+    if _WILD[top] or top in own.fit:
+        return False
+    rank = _RANK[top]
+    if (
+        r.set_mask >> rank & 1
+        and counts[rank] + counts[13 + rank] + counts[26 + rank] + counts[39 + rank] >= 3
+    ):
+        return False
+    s = _SUIT[top]
+    mask = 0
+    for c in range(s * 13, s * 13 + 13):
+        if counts[c] and not _WILD[c]:
+            for p in r.positions[c]:
+                mask |= 1 << p
+    for p in r.positions[top]:
+        for a, b in ((p - 2, p - 1), (p - 1, p + 1), (p + 1, p + 2)):
+            if a >= 0 and b <= 13 and mask >> a & 1 and mask >> b & 1:
+                return False
+    return True
+
+
 def _opening_plan(
-    melds: Sequence[Action], counts: Sequence[int], values: Sequence[int], need: int, size: int
-) -> Action | None:
-    """The first meld of disjoint melds worth ``need`` points, clean ones first."""
-    options = [a for a in melds if type(a) is Meld]
+    options: list[Meld], counts: Sequence[int], values: Sequence[int], need: int, size: int
+) -> list[Meld] | None:
+    """Disjoint melds worth ``need`` points that leave a card to discard, fewest wilds first."""
     if not options:
         return None
-    scored = sorted(options, key=lambda m: -sum(values[c] for c in m.cards))
-    clean = [m for m in scored if not _wild_count(m.cards)]
-    for pool in (clean, scored):
-        found = _greedy_plan(pool, counts, values, need, size)
-        if found is not None:
-            return found
-    return None
+    points = {m: sum(values[c] for c in m.cards) for m in options}
+    wilds = {m: _wild_count(m.cards) for m in options}
+    by_points = sorted(options, key=lambda m: -points[m])
+    orders = (
+        [m for m in by_points if not wilds[m]],
+        sorted(options, key=lambda m: (wilds[m], -points[m])),
+        by_points,
+    )
+    best: list[Meld] | None = None
+    best_wilds = 99
+    for pool in orders:
+        plan = _greedy_plan(pool, counts, points, wilds, need, size)
+        if plan is not None:
+            used = sum(wilds[m] for m in plan)
+            if used < best_wilds:
+                best, best_wilds = plan, used
+    return best
 
 
 def _greedy_plan(
-    pool: Sequence[Action], counts: Sequence[int], values: Sequence[int], need: int, size: int
-) -> Action | None:
+    pool: Sequence[Meld],
+    counts: Sequence[int],
+    points: Mapping[Meld, int],
+    wilds: Mapping[Meld, int],
+    need: int,
+    size: int,
+) -> list[Meld] | None:
+    """Melds taken in ``pool`` order while the hand holds their cards, until ``need``."""
     left = list(counts)
-    total = 0
-    used = 0
-    first: Action | None = None
-    wilds = 0
+    total = used = wild_total = 0
+    plan: list[Meld] = []
     for m in pool:
-        cards = m.cards  # type: ignore[union-attr]
-        if used + len(cards) > size - 1:
-            continue
-        w = _wild_count(cards)
-        if wilds + w > 2:
+        cards = m.cards
+        if used + len(cards) > size - 1 or wild_total + wilds[m] > 2:
             continue
         for c in cards:
             left[c] -= 1
@@ -803,13 +984,12 @@ def _greedy_plan(
             for c in cards:
                 left[c] += 1
             continue
-        wilds += w
+        plan.append(m)
+        wild_total += wilds[m]
         used += len(cards)
-        total += sum(values[c] for c in cards)
-        if first is None:
-            first = m
+        total += points[m]
         if total >= need:
-            return first
+            return plan
     return None
 
 
@@ -872,31 +1052,23 @@ def _best_wild_play(
     min_left: int,
     dump: bool,
 ) -> Action | None:
-    """A play with a wild card: to complete a canastra, to empty the hand, or to dump."""
+    """A play with a wild card, or None.
+
+    To complete a canastra, to empty the hand, to use a wild card held beyond the one
+    kept in reserve, or to dump points before the hand ends.
+    """
     size = t.size
-    own = t.own
+    spare = t.wilds > 1
     best: Action | None = None
     best_score = 0.0
-    for a in adds:
-        if type(a) is not Add:
-            continue
-        m = side_melds[a.meld]
-        if not _is_wild_add(a, m) or size - 1 < min_left:
-            continue
-        n = len(m.cards)
-        score = 0.0
-        if n == 6 and m.clean:
-            keep_clean = t.r.clean_out and not own.clean_canastra and own.best_clean == a.meld
-            if not keep_clean or dump:
-                score = 50.0
-        elif n >= 7 and m.clean:
-            score = 0.0  # a clean canastra stays clean
-        elif dump:
-            score = 5.0 + n
-        if size - 1 <= 1 and min_left == 0:
-            score += 30.0
-        if score > best_score:
-            best, best_score = a, score
+    if size - 1 >= min_left:
+        for a in adds:
+            if type(a) is Add:
+                m = side_melds[a.meld]
+                if _is_wild_add(a, m):
+                    score = _wild_add_score(t, a, m, spare, dump, min_left)
+                    if score > best_score:
+                        best, best_score = a, score
     for a in melds:
         cards = a.cards  # type: ignore[union-attr]
         n = len(cards)
@@ -904,15 +1076,33 @@ def _best_wild_play(
         if left < min_left:
             continue
         score = 0.0
-        if n >= 6:
-            score = 40.0 + n
+        if n >= 7:
+            score = 45.0 + n
         elif left <= 1 and min_left == 0:
             score = 35.0 + n
-        elif dump:
+        elif spare or dump:
             score = 5.0 + n
         if score > best_score:
             best, best_score = a, score
     return best
+
+
+def _wild_add_score(t: _Turn, a: Add, m: MeldView, spare: bool, dump: bool, min_left: int) -> float:
+    """How good adding a wild card to the side's meld ``m`` is (0: not worth it)."""
+    n = len(m.cards)
+    if not m.clean or n >= 7:
+        return 0.0  # a clean canastra stays clean (and a dirty meld takes no wild)
+    own = t.own
+    if t.r.clean_out and not own.clean_canastra and own.best_clean == a.meld and not dump:
+        return 0.0  # the side's hope of a clean canastra
+    score = 0.0
+    if n == 6:
+        score = 50.0
+    elif spare or dump:
+        score = 5.0 + n
+    if t.size - 1 <= 1 and min_left == 0:
+        score += 30.0
+    return score
 
 
 # ----- the danger of a discard -------------------------------------------------------------
@@ -937,7 +1127,7 @@ class _Danger:
         seat = view.seat
         n = r.players
         self.positions = r.positions
-        self.fit = [0.0] * 53
+        self.fit: dict[Card, float] = {}
         nxt = (seat + 1) % n
         weights: dict[int, float] = {}
         for step in range(1, n):
@@ -949,11 +1139,9 @@ class _Danger:
         for side, w in weights.items():
             if not view.melds[side]:
                 continue
-            fit = t.tables[side].fit
             mine = self.fit
-            for c in range(52):
-                if fit[c]:
-                    mine[c] += w * fit[c] * _DANGER_FIT
+            for c, f in t.tables[side].fit.items():
+                mine[c] = mine.get(c, 0.0) + w * f * _DANGER_FIT
         self.known_masks = [0, 0, 0, 0]
         self.known_ranks = 0
         self.safe: set[Card] = set()
@@ -979,7 +1167,7 @@ class _Danger:
 
     def of(self, c: Card) -> float:
         """The danger of discarding the natural card ``c``."""
-        d = self.fit[c]
+        d = self.fit.get(c, 0.0)
         s = _SUIT[c]
         km, pm = self.known_masks[s], self.pile_masks[s]
         links = 0
