@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import typer
 
-from buraco.cli import bench, replay, rules, simulate
+from buraco.cli import bench, play, replay, rules, simulate
 from buraco.cli.arena import arena
 
 app = typer.Typer(
     name="buraco",
-    help="Buraco (Burraco): rules, simulation, game records and benchmarks.",
+    help="Buraco (Burraco): rules, simulation, game records, benchmarks and play.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -19,6 +19,7 @@ app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
 app.command("arena")(arena)
+app.command("play")(play.play)
 
 
 def main() -> None:

@@ -12,18 +12,26 @@ from rich.table import Table
 from buraco.cli.common import console, err_console
 from buraco.errors import RecordError
 from buraco.game import Game
-from buraco.record import ReplayError
+from buraco.record import ReplayError, load
 from buraco.record import replay as replay_record
 
 
 def replay(
     file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
     json_out: Annotated[bool, typer.Option("--json", help="print the outcome as JSON")] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="step through the record on the board in the terminal")
+    ] = False,
+    seat: Annotated[int, typer.Option(help="with --watch: the seat watched first")] = 0,
 ) -> None:
     """Replay a record, checking every action; print the final state and scores.
 
     Exits 1 at the first illegal action (saying which and why), 2 for a malformed record.
+    With --watch, step through it instead (arrows, Tab for another seat, ? for the keys).
     """
+    if watch and json_out:
+        err_console.print("[bold red]error:[/] --watch and --json do not go together; give one")
+        raise typer.Exit(2)
     try:
         game = replay_record(file)
     except ReplayError as exc:
@@ -52,7 +60,16 @@ def replay(
         else:
             err_console.print(f"[bold red]error:[/] {exc}")
         raise typer.Exit(2) from None
-    if json_out:
+    if watch:
+        if not 0 <= seat < game.players:
+            err_console.print(
+                f"[bold red]error:[/] --seat must be a seat from 0 to {game.players - 1}"
+            )
+            raise typer.Exit(2)
+        from buraco.tui.watch import WatchApp
+
+        WatchApp(load(file), seat=seat).run()
+    elif json_out:
         console.print_json(json.dumps(outcome(game)))
     else:
         show(game)

@@ -1,0 +1,87 @@
+"""``buraco play``: a match in the terminal against bots (the human sits at seat 0)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from buraco.bots import BOTS, split_specs
+from buraco.cli.common import OPTION_HELP, build_rules, console, fail, user_errors
+from buraco.errors import RecordError
+from buraco.tui.app import PlayApp
+from buraco.tui.controller import Controller
+
+
+def make_app(
+    preset: str | None = None,
+    players: int | None = None,
+    bots: str | None = None,
+    seed: int | None = None,
+    pace: float = 0.5,
+    resume: Path | None = None,
+    save: Path | None = None,
+    option: list[str] | None = None,
+) -> PlayApp:
+    """The app for these command-line values; bad input exits with a one-line error."""
+    if pace < 0 or pace != pace:
+        fail(f"--pace must be 0 or more seconds, not {pace}")
+    specs = split_specs(bots) if bots is not None else None
+    with user_errors():
+        if resume is not None:
+            if preset is not None or players is not None or option or seed is not None:
+                fail(
+                    "--resume takes the rules, players and seed from the file; "
+                    "drop --preset, --players, --seed and --option"
+                )
+            try:
+                controller = Controller.resume(resume, specs, save)
+            except RecordError as exc:
+                fail(f"cannot resume {str(resume)!r}: {exc}")
+        else:
+            rules = build_rules(preset or "aberto", players, option)
+            controller = Controller.new(rules, specs or ["heuristic"], seed, save)
+    return PlayApp(controller, pace=pace)
+
+
+def play(
+    preset: Annotated[
+        str | None,
+        typer.Option(help="rule preset: aberto (default), fechado, us, netcartas or italiano"),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option(help="players at the table (as the preset allows: 2, 3, 4, 6)")
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="the bots, one for every seat or one per seat after yours, comma-separated: "
+            + ", ".join(BOTS)
+            + " (default heuristic)"
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="seed of the deals and the bots (default: random)")
+    ] = None,
+    pace: Annotated[
+        float, typer.Option(help="seconds between the bots' actions (0 = instant)")
+    ] = 0.5,
+    resume: Annotated[
+        Path | None, typer.Option(help="go on with a match saved by an earlier game")
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="where to save the match (default buraco-PRESET-SEED.json, or FILE)"),
+    ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+) -> None:
+    """Play a whole match in the terminal against bots; you sit at seat 0.
+
+    The match is saved as a game record when you quit; --resume FILE goes on.
+    Press ? in the game for the keys and the rules.
+    """
+    app = make_app(preset, players, bots, seed, pace, resume, save, option)
+    saved = app.run()
+    if saved is not None:
+        console.print(f"match saved to {saved}; go on with: buraco play --resume {saved}")

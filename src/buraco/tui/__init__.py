@@ -1,0 +1,1 @@
+"""The terminal game: ``buraco play`` and ``buraco replay --watch``, built with Textual."""

@@ -1,0 +1,512 @@
+"""``buraco play``: a whole match in the terminal, the human at seat 0 against bots.
+
+The screen (80×24 is enough): the title bar; the stock and pile; each side's
+melds; the status panel (turn, phase, mortos, card counts, scores, opening
+owed) and the log; your hand; a message line; a command line for typed actions;
+the keys. Every widget draws from the human seat's view
+(:meth:`~buraco.tui.controller.Controller.view`); only the controller touches
+the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer, Input, Static
+from textual.worker import Worker
+
+from buraco.actions import DRAW, TAKE_PILE, TURN_UP, Action, Add, Discard, Meld, MoveWild, Place
+from buraco.cards import Card
+from buraco.tui.board import Board
+from buraco.tui.choice import ChoiceScreen
+from buraco.tui.controller import Controller, Outcome
+from buraco.tui.hand import HandView
+from buraco.tui.help import HelpScreen
+from buraco.tui.render import (
+    PLACE_WORDS,
+    action_text,
+    card_label,
+    meld_choice_text,
+    meld_text,
+)
+from buraco.tui.results import (
+    ENDINGS,
+    HandOverScreen,
+    MatchOverScreen,
+    breakdown_table,
+    hands_table,
+)
+from buraco.tui.table import STOCK, PileView, TableView, side_name
+
+PACES = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
+"""Seconds between the bots' actions that ``+`` and ``-`` step through."""
+
+CSS = """
+Screen { layout: vertical; }
+#title { height: 1; background: $primary; color: $text; padding: 0 1; }
+#message { height: 1; padding: 0 1; }
+#message.error { color: $error; text-style: bold; }
+#message.hint { color: $success; text-style: bold; }
+#command { height: 1; }
+"""
+
+
+def goal_text(controller: Controller) -> str:
+    """How the match ends, in words."""
+    r = controller.rules
+    return f"of {r.match_hands} hands" if r.match_hands else f"to {r.target}"
+
+
+class PlayApp(App[Path | None]):
+    """A match against bots. Returns the path the match was saved to."""
+
+    TITLE = "buraco"
+    CSS = CSS
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "draw", "Draw"),
+        Binding("t", "take", "Take"),
+        Binding("m", "meld", "Meld"),
+        Binding("a", "add", "Add"),
+        Binding("x", "discard", "Discard"),
+        Binding("h", "hint", "Hint"),
+        Binding("colon", "command", "Type"),
+        Binding("s", "skip", "Skip"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit_game", "Quit"),
+        Binding("u", "turn_up", "Turn up", show=False),
+        Binding("w", "move_wild", "Move wild", show=False),
+        Binding("plus,equals_sign", "pace(1)", "Slower", show=False),
+        Binding("minus", "pace(-1)", "Faster", show=False),
+        Binding("n", "next_hand", "Next hand", show=False),
+        Binding("r", "scores", "Scores", show=False),
+        Binding("ctrl+s", "save", "Save", show=False),
+        Binding("escape", "escape", "Back", show=False),
+    ]
+
+    def __init__(self, controller: Controller, pace: float = 0.5) -> None:
+        super().__init__()
+        self.controller = controller
+        self.pace = max(0.0, pace)
+        self.fast = False
+        """Skipping: the bots' moves are shown at once until the human's turn."""
+        self.saved_to: Path | None = None
+        self._wake = asyncio.Event()
+        self._bots: Worker[None] | None = None
+        self._shown_over = -1
+        self._last = ""
+        """What was just done, shown before the next prompt."""
+
+    # ----- layout ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        """Title, table, status and log, hand, message, command line, keys."""
+        yield Static(id="title")
+        yield Board(id="board")
+        yield Static(id="message")
+        yield Input(
+            id="command",
+            placeholder=": type an action, e.g. meld 3H 4H 5H (Esc to leave)",
+            compact=True,
+        )
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        """Draw the table and start play (the bots first if they are to move)."""
+        self.refresh_all()
+        self.hand.focus()
+        self.proceed()
+
+    @property
+    def hand(self) -> HandView:
+        """The human's hand widget."""
+        return self.query_one("#hand", HandView)
+
+    # ----- drawing -----------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        """Redraw every widget from the human's view."""
+        c = self.controller
+        v = c.view()
+        bots = sorted(set(c.bot_specs))
+        title = (
+            f"buraco {c.rules.preset} · {c.rules.players} players · hand {v.hand_number + 1} · "
+            f"seed {c.seed} · bots {','.join(bots)} · pace {self.pace:g}s"
+        )
+        self.query_one("#title", Static).update(Text(title, overflow="ellipsis", no_wrap=True))
+        self.query_one(Board).show(v, goal_text(c))
+
+    def say(self, text: str, kind: str = "") -> None:
+        """Show a line in the message bar (``error`` and ``hint`` stand out)."""
+        bar = self.query_one("#message", Static)
+        bar.set_classes(kind)
+        bar.update(Text(text, overflow="ellipsis"))
+
+    @property
+    def message(self) -> str:
+        """The message bar's text."""
+        return str(self.query_one("#message", Static).render())
+
+    def prompt(self) -> str:
+        """What the human may do now, in a few words."""
+        v = self.controller.view()
+        if v.phase == "draw":
+            if TAKE_PILE in v.legal:
+                return "your turn: d draw · t take the pile"
+            return "your turn: d draw"
+        if v.phase == "top-meld" and v.taken_top is not None:
+            return f"meld the pile's top card {card_label(v.taken_top)} now (m or a)"
+        if TURN_UP in v.legal:
+            return "m meld · a add · x discard · u turn this card up"
+        return "m meld · a add · x discard"
+
+    # ----- the flow of play ----------------------------------------------------------------
+    def proceed(self) -> None:
+        """After any action: end the hand, run the bots, or hand over to the human."""
+        c = self.controller
+        if c.hand_over:
+            self.fast = False
+            hand = c.view().hand_number
+            if self._shown_over != hand:
+                self._shown_over = hand
+                c.save()
+                self.show_hand_over()
+            return
+        if c.human_to_move:
+            self.fast = False
+            self.say(f"{self._last} · {self.prompt()}" if self._last else self.prompt())
+            self._last = ""
+            return
+        if self._bots is None or not self._bots.is_running:
+            self._bots = self.run_worker(self._run_bots(), group="bots", exclusive=True)
+
+    @property
+    def bots_running(self) -> bool:
+        """Whether the bots are playing (or about to)."""
+        return self._bots is not None and self._bots.is_running
+
+    async def _run_bots(self) -> None:
+        c = self.controller
+        while (turn := c.bot_turn()) is not None:
+            await self._wait()
+            seat, bot, view, legal = turn
+            action = await asyncio.to_thread(bot.choose, view, legal)
+            c.apply_bot(seat, action)
+            self.refresh_all()
+            self._last = f"{c.names[seat]}: {action_text(action)}"
+            self.say(self._last)
+        self.proceed()
+
+    async def _wait(self) -> None:
+        if self.fast or self.pace <= 0:
+            await asyncio.sleep(0)
+            return
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), self.pace)
+
+    # ----- human actions -----------------------------------------------------------------
+    def act(self, action: Action | str) -> bool:
+        """Play one human action; show the engine's reason when it is refused."""
+        text = action if isinstance(action, str) else action_text(action)
+        return self.done(self.controller.play(action), text)
+
+    def done(self, outcome: Outcome, text: str) -> bool:
+        """Show what became of a human action (``text``) and go on."""
+        if not outcome.ok:
+            self.say(f"refused: {outcome.message}", "error")
+            return False
+        self.hand.clear_selection()
+        self.refresh_all()
+        log = self.controller.view().log
+        if text in ("draw", "take-pile", "turn-up") and log and log[-1].startswith("you:"):
+            text = log[-1].removeprefix("you: ")
+        self._last = f"you: {text}"
+        self.say(self._last)
+        self.proceed()
+        return True
+
+    def action_draw(self) -> None:
+        """Draw from the stock."""
+        self.act(DRAW)
+
+    def action_take(self) -> None:
+        """Take the discard pile."""
+        self.act(TAKE_PILE)
+
+    def action_turn_up(self) -> None:
+        """Turn the first card up and draw again."""
+        self.act(TURN_UP)
+
+    def action_discard(self) -> None:
+        """Discard the selected card, or the one under the cursor."""
+        cards = self.hand.selected_cards()
+        if len(cards) > 1:
+            self.say("select one card to discard (Esc unselects)", "error")
+            return
+        card = cards[0] if cards else self.hand.cursor_card()
+        if card is None:
+            self.say("you hold no card", "error")
+            return
+        self.act(Discard(card))
+
+    def action_meld(self) -> None:
+        """Meld the selected cards, asking where a wild stands when it could go two ways."""
+        cards = self.hand.selected_cards()
+        if not cards:
+            self.say("select the cards to meld first (Space or a click)", "error")
+            return
+        choices = self.controller.meld_choices(cards)
+        if len(choices) == 1:
+            self.act(choices[0])
+        elif choices:
+            self.ask(
+                "Which meld? (the wild holds the place in brackets)",
+                [meld_choice_text(m.cards) for m in choices],
+                lambda i: self.meld_chosen(choices[i]),
+            )
+        else:
+            self.say(f"refused: {self.controller.meld_refusal(cards)}", "error")
+
+    def meld_chosen(self, meld: Meld) -> None:
+        """Meld as chosen in the dialog."""
+        self.act(meld)
+
+    def action_add(self) -> None:
+        """Add the selected cards (or the one under the cursor) to a meld of your side."""
+        cards = self.hand.selected_cards()
+        if not cards:
+            card = self.hand.cursor_card()
+            cards = [card] if card is not None else []
+        if not cards:
+            self.say("select the cards to add first", "error")
+            return
+        v = self.controller.view()
+        melds = v.melds[v.side]
+        if len(melds) <= 1:
+            self.add_to(0, cards)
+            return
+        fits = [
+            i
+            for i, _ in enumerate(melds)
+            if any(isinstance(a, Add) and a.meld == i and a.card in cards for a in v.legal)
+        ]
+        labels = [Text.assemble((f"{m.number:>2}  ", "bold"), meld_text(m)) for m in melds]
+        what = " ".join(card_label(c) for c in cards)
+        self.ask(
+            f"Add {what} to which meld?",
+            labels,
+            lambda i: self.add_to(i, cards),
+            highlight=fits[0] if fits else 0,
+        )
+
+    def add_to(
+        self, meld: int, cards: Sequence[Card], chosen: Mapping[Card, Place] | None = None
+    ) -> None:
+        """Add cards to meld ``meld`` (0-based), asking where a card goes when it matters."""
+        plan = self.controller.plan_adds(meld, cards, chosen)
+        if plan.refusal:
+            self.say(f"refused: {plan.refusal}", "error")
+            return
+        if plan.ask:
+            options = plan.ask
+            card = options[0].card
+            self.ask(
+                f"Where does {card_label(card)} go on meld {meld + 1}?",
+                [PLACE_WORDS.get(a.place, str(a)) for a in options],
+                lambda i: self.add_to(meld, cards, {**(chosen or {}), card: options[i].place}),
+            )
+            return
+        text = "; ".join(action_text(a) for a in plan.actions)
+        self.done(self.controller.play_all(plan.actions), text)
+
+    def action_move_wild(self) -> None:
+        """Move the wild of one of your side's runs to its other end (``us``)."""
+        v = self.controller.view()
+        runs = [m for m in v.melds[v.side] if m.run and m.wild is not None]
+        if not runs:
+            self.act(MoveWild(0, Place.LOW))
+            return
+
+        def move(i: int) -> None:
+            m = runs[i]
+            choices = self.controller.move_choices(m.number - 1)
+            if choices:
+                self.act(choices[0])
+            else:
+                to = Place.HIGH if m.wild == 0 else Place.LOW
+                self.act(MoveWild(m.number - 1, to))
+
+        if len(runs) == 1:
+            move(0)
+        else:
+            labels = [Text.assemble((f"{m.number:>2}  ", "bold"), meld_text(m)) for m in runs]
+            self.ask("Move the wild of which run?", labels, move)
+
+    def action_hint(self) -> None:
+        """Show (and select the cards of) what the heuristic bot would do now."""
+        hint = self.controller.hint()
+        if hint is None:
+            self.say("hints are for your turn", "error")
+            return
+        cards: list[Card] = []
+        if isinstance(hint, Meld):
+            cards = list(hint.cards)
+        elif isinstance(hint, Add | Discard):
+            cards = [hint.card]
+        self.hand.select_cards(cards)
+        self.say(f"hint: {action_text(hint)}   (typed: {hint})", "hint")
+
+    def action_command(self) -> None:
+        """Go to the command line."""
+        self.query_one("#command", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Play a typed action."""
+        text = event.value.strip()
+        if not text:
+            self.hand.focus()
+            return
+        if self.act(text):
+            event.input.value = ""
+
+    def action_escape(self) -> None:
+        """Leave the command line, or unselect every card."""
+        if isinstance(self.focused, Input):
+            self.hand.focus()
+        else:
+            self.hand.clear_selection()
+
+    def on_table_view_meld_clicked(self, event: TableView.MeldClicked) -> None:
+        """A click on a meld of your side adds the selected cards to it."""
+        cards = self.hand.selected_cards()
+        if not cards:
+            self.say("select cards first, then click a meld to add them to it", "error")
+            return
+        self.add_to(event.meld, cards)
+
+    def on_pile_view_clicked(self, event: PileView.Clicked) -> None:
+        """A click on the stock draws; on the pile takes it."""
+        self.act(DRAW if event.what == STOCK else TAKE_PILE)
+
+    def ask(
+        self,
+        question: str,
+        options: Sequence[Text | str],
+        then: Callable[[int], None],
+        highlight: int = 0,
+    ) -> None:
+        """Ask to pick one option, then call ``then`` with its index (nothing on Escape)."""
+
+        def answered(index: int | None) -> None:
+            if index is None:
+                self.say("cancelled")
+            else:
+                then(index)
+
+        self.push_screen(ChoiceScreen(question, options, highlight), answered)
+
+    # ----- pace, hands, saving -------------------------------------------------------------
+    def action_skip(self) -> None:
+        """Show the bots' moves at once until the human's turn."""
+        self.fast = True
+        self._wake.set()
+
+    def action_pace(self, step: int) -> None:
+        """Step the bots' pace up (slower) or down (faster)."""
+        slower = [p for p in PACES if p > self.pace]
+        faster = [p for p in PACES if p < self.pace]
+        if step > 0 and slower:
+            self.pace = slower[0]
+        elif step < 0 and faster:
+            self.pace = faster[-1]
+        self.refresh_all()
+        self.say(f"bots' pace: {self.pace:g} s per action")
+
+    def show_hand_over(self) -> None:
+        """The hand's score breakdown."""
+        c = self.controller
+        v = c.view()
+        sides = [side_name(v, s) for s in range(len(v.totals))]
+        res = c.results()[-1]
+        ended = ENDINGS.get(res.ended_by, res.ended_by)
+        if res.went_out is not None:
+            ended = f"{sides[res.went_out]} went out"
+        totals = " · ".join(f"{sides[s]} {t}" for s, t in enumerate(v.totals))
+        title = f"Hand {v.hand_number + 1} over: {ended}.\nMatch: {totals}"
+        button = "See the result" if c.match_over else "Next hand"
+        table = breakdown_table(v.scores or (), sides)
+        self.push_screen(HandOverScreen(title, table, button), self._hand_closed)
+
+    def _hand_closed(self, result: str | None) -> None:
+        if result == "quit":
+            self.action_quit_game()
+        elif result == "look":
+            self.say("the hand is over: n for the next hand, r for the scores, q to quit")
+        else:
+            self.action_next_hand()
+
+    def action_next_hand(self) -> None:
+        """Deal the next hand (or show the match's result when it is over)."""
+        c = self.controller
+        if not c.hand_over:
+            self.say("the hand is still being played", "error")
+            return
+        if c.match_over:
+            self.show_match_over()
+            return
+        c.next_hand()
+        self.hand.clear_selection()
+        self.refresh_all()
+        self.proceed()
+
+    def show_match_over(self) -> None:
+        """The winner and the table of hands."""
+        c = self.controller
+        v = c.view()
+        sides = [side_name(v, s) for s in range(len(v.totals))]
+        totals = " · ".join(f"{sides[s]} {t}" for s, t in enumerate(v.totals))
+        if c.winner is None:
+            title = f"The game is over. {totals}"
+        elif c.winner == v.side:
+            title = f"You win the match! {totals}"
+        else:
+            title = f"{sides[c.winner]} win the match. {totals}"
+        table = hands_table(c.results(), sides, c.names)
+        self.push_screen(MatchOverScreen(title, table), self._match_closed)
+
+    def _match_closed(self, result: str | None) -> None:
+        if result == "quit":
+            self.action_quit_game()
+        else:
+            self.say("the match is over: r for the table of hands, q to quit")
+
+    def action_scores(self) -> None:
+        """The hands played so far."""
+        c = self.controller
+        v = c.view()
+        sides = [side_name(v, s) for s in range(len(v.totals))]
+        table = hands_table(c.results(), sides, c.names)
+        title = "Scores so far" if c.results() else "No hand has ended yet"
+        screen = HandOverScreen(title, table, button="Close")
+        self.push_screen(screen, lambda r: self.action_quit_game() if r == "quit" else None)
+
+    def action_help(self) -> None:
+        """Keys and the rules of the preset."""
+        self.push_screen(HelpScreen(self.controller.rules))
+
+    def action_save(self) -> None:
+        """Save the match now."""
+        path = self.controller.save()
+        self.saved_to = path
+        self.say(f"saved to {path}")
+
+    def action_quit_game(self) -> None:
+        """Save the match and quit."""
+        self.saved_to = self.controller.save()
+        self.exit(self.saved_to)

@@ -1,0 +1,241 @@
+"""Cards, melds and actions as styled text, and a line flow that remembers its items.
+
+The flow remembers where each item landed, so that a click can be traced back
+to the card or meld under it.
+
+Suits are shown as symbols (♣ ♦ ♥ ♠) so that they stay apart without colour
+(``NO_COLOR``); hearts and diamonds are red when there is colour, wild cards bold.
+
+>>> card_label(35), card_label(52), card_label(0)
+('10♥', 'JK', 'A♣')
+>>> from buraco.views import MeldView
+>>> m = MeldView(1, True, 2, -1, 3, 6, (29, 30, 52, 32), 2, False, False, None, 0, 25, False)
+>>> meld_text(m).plain
+'♥ 4 5 JK(6) 7  dirty'
+>>> from buraco.cards import parse_cards
+>>> meld_choice_text(parse_cards("JK 3H 4H")).plain, meld_choice_text(parse_cards("2H 3H 2C")).plain
+('JK(2) 3♥ 4♥', '2♥ 3♥ 2♣(4)')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from buraco.actions import Action, Add, Discard, Meld, MoveWild, Place
+from buraco.cards import JOKER, RANKS, Card, is_wild_capable, rank_of, suit_of
+from buraco.views import MeldView
+
+SUIT_SYMBOLS = "♣♦♥♠"
+"""Suit symbols in code order (clubs, diamonds, hearts, spades)."""
+
+RANK_LABELS = tuple("10" if r == "T" else r for r in RANKS)
+"""How each rank index is shown (``10`` for the ten)."""
+
+RED = "bold red"
+WILD = "bold yellow"
+
+
+def card_label(card: Card) -> str:
+    """A card as the screen shows it: rank and suit symbol, or ``JK``."""
+    if card == JOKER:
+        return "JK"
+    return RANK_LABELS[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
+
+
+def card_style(card: Card) -> str:
+    """The style of a card: wild cards bold yellow, red suits red."""
+    if is_wild_capable(card):
+        return WILD
+    return RED if suit_of(card) in (1, 2) else "bold"
+
+
+def card_text(card: Card, width: int = 0) -> Text:
+    """A card as styled text, right-aligned to ``width`` cells."""
+    label = card_label(card)
+    return Text(label.rjust(width), style=card_style(card))
+
+
+def cards_text(cards: Sequence[Card]) -> Text:
+    """Cards separated by spaces."""
+    return Text(" ").join(card_text(c) for c in cards)
+
+
+def _position_label(pos: int) -> str:
+    return RANK_LABELS[0 if pos in (0, 13) else pos]
+
+
+def wild_place(m: MeldView) -> str:
+    """What the wild of a meld stands for (``6`` or ``K``), or ``""`` without one."""
+    if m.wild is None:
+        return ""
+    if m.run:
+        return _position_label(m.lo + m.wild)
+    return RANK_LABELS[m.rank]
+
+
+def meld_tokens(m: MeldView) -> list[Text]:
+    """A meld's cards as items, the wild marked with the place it holds (``JK(6)``).
+
+    A run is its suit then its ranks; a set is its cards.
+    """
+    out: list[Text] = []
+    colour = ""
+    if m.run:
+        colour = RED if m.suit in (1, 2) else "bold"
+        out.append(Text(SUIT_SYMBOLS[m.suit], style=colour))
+    for i, c in enumerate(m.cards):
+        if i == m.wild:
+            out.append(Text(f"{card_label(c)}({wild_place(m)})", style=WILD))
+        elif m.run:
+            out.append(Text(_position_label(m.lo + i), style=colour))
+        else:
+            out.append(card_text(c))
+    return out
+
+
+def meld_body(m: MeldView) -> Text:
+    """A meld's cards on one line (see :func:`meld_tokens`)."""
+    return Text(" ").join(meld_tokens(m))
+
+
+def meld_marks(m: MeldView) -> Text:
+    """A meld's marks: clean or dirty, a canastra with its bonus, ``staged``.
+
+    Bonuses of 500 and 1000 stand out; ``staged`` marks a meld still short of
+    the initial minimum.
+    """
+    out = Text()
+    out.append("clean" if m.clean else "dirty", style="green" if m.clean else "dim")
+    if m.canastra:
+        kind = m.bonus or ("clean" if m.clean else "dirty")
+        style = "bold reverse" if m.bonus_points >= 500 else "bold"
+        out.append(" ")
+        out.append(f"CANASTRA {kind} +{m.bonus_points}", style=style)
+    if m.staged:
+        out.append(" staged", style="italic")
+    return out
+
+
+def meld_text(m: MeldView) -> Text:
+    """A meld on one line: body then marks."""
+    return Text.assemble(meld_body(m), "  ", meld_marks(m))
+
+
+def stand_ins(cards: Sequence[Card]) -> dict[int, str]:
+    """The place each wild card of a meld holds, by index (``{2: "6"}`` for ``4H 5H JK 7H``).
+
+    The meld is written in the notation: a run low to high, the wild where it stands.
+    """
+    naturals = [(i, c) for i, c in enumerate(cards) if not is_wild_capable(c)]
+    if not naturals:
+        return {}
+    if len({rank_of(c) for _, c in naturals}) == 1 and len({suit_of(c) for _, c in naturals}) > 1:
+        rank = RANK_LABELS[rank_of(naturals[0][1])]
+        return {i: rank for i, c in enumerate(cards) if is_wild_capable(c)}
+    i0, c0 = naturals[0]
+    p0 = rank_of(c0) if rank_of(c0) or i0 == 0 else 13
+    suit = suit_of(c0)
+    out = {}
+    for i, c in enumerate(cards):
+        pos = p0 + i - i0
+        if is_wild_capable(c) and not (c == suit * 13 + 1 and pos == 1):
+            out[i] = _position_label(pos) if 0 <= pos <= 13 else "?"
+    return out
+
+
+def meld_choice_text(cards: Sequence[Card]) -> Text:
+    """A meld to be made, each wild marked with the place it would hold."""
+    places = stand_ins(cards)
+    parts = []
+    for i, c in enumerate(cards):
+        if i in places:
+            parts.append(Text(f"{card_label(c)}({places[i]})", style=WILD))
+        else:
+            parts.append(card_text(c))
+    return Text(" ").join(parts)
+
+
+PLACE_WORDS = {
+    Place.LOW: "at the low end",
+    Place.HIGH: "at the high end",
+    Place.WILD_LOW: "in the wild's place, the wild moving to the low end",
+    Place.WILD_HIGH: "in the wild's place, the wild moving to the high end",
+}
+"""Where an added card goes, in words."""
+
+
+def action_text(action: Action) -> str:
+    """An action in words with card symbols (the notation stays in the log)."""
+    if isinstance(action, Meld):
+        return "meld " + " ".join(card_label(c) for c in action.cards)
+    if isinstance(action, Add):
+        where = f" ({action.place.word})" if action.place else ""
+        return f"add {card_label(action.card)} to meld {action.meld + 1}{where}"
+    if isinstance(action, Discard):
+        return f"discard {card_label(action.card)}"
+    if isinstance(action, MoveWild):
+        return f"move the wild of meld {action.meld + 1} to the {action.to.word} end"
+    return str(action)
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where an item landed: its line and columns ``x0 <= x < x1``."""
+
+    line: int
+    x0: int
+    x1: int
+    key: int
+
+
+@dataclass
+class Flow:
+    """Lines of text built from items that wrap at a width, remembering each item's spot."""
+
+    width: int
+    lines: list[Text]
+    spots: list[Spot]
+
+    def __init__(self, width: int) -> None:
+        self.width = max(width, 8)
+        self.lines = []
+        self.spots = []
+
+    def newline(self, text: Text | str = "") -> None:
+        """Start a new line holding ``text``."""
+        self.lines.append(text if isinstance(text, Text) else Text(text))
+
+    def item(self, text: Text, key: int, gap: int = 1, indent: int = 0) -> None:
+        """Add an item on the current line after ``gap`` spaces.
+
+        When it does not fit, it goes on a new line indented by ``indent``.
+        """
+        if not self.lines:
+            self.newline()
+        line = self.lines[-1]
+        start = line.cell_len + (gap if line.cell_len else 0)
+        if line.cell_len and start + text.cell_len > self.width:
+            self.newline(" " * indent)
+            line = self.lines[-1]
+            start = line.cell_len
+        line.append(" " * (start - line.cell_len))
+        line.append_text(text)
+        self.spots.append(Spot(len(self.lines) - 1, start, start + text.cell_len, key))
+
+    def key_at(self, x: int, y: int, whole_line: bool = False) -> int | None:
+        """The key of the item at column ``x`` of line ``y`` (any there if ``whole_line``)."""
+        for spot in self.spots:
+            if spot.line == y and (whole_line or spot.x0 <= x < spot.x1):
+                return spot.key
+        return None
+
+    def spot_of(self, key: int) -> Spot | None:
+        """Where the item with ``key`` landed."""
+        return next((s for s in self.spots if s.key == key), None)
+
+    def text(self) -> Text:
+        """All the lines as one text."""
+        return Text("\n").join(self.lines) if self.lines else Text("")

@@ -1,0 +1,150 @@
+"""End of a hand (each side's score in parts) and end of the match (winner, hands)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from buraco.game import HandResult
+
+PARTS = (
+    ("melds", "melds"),
+    ("bonuses", "canastra bonuses"),
+    ("hand", "cards left in hand"),
+    ("pot", "morto"),
+    ("going_out", "going out"),
+    ("cut", "cut"),
+    ("rounding", "rounding"),
+)
+"""The parts of a hand's score, in the order shown."""
+
+ENDINGS = {
+    "going-out": "went out",
+    "stock": "the stock ran out",
+    "blocked": "no one could draw",
+}
+
+
+def breakdown_table(scores: Sequence[Mapping[str, Any]], sides: Sequence[str]) -> Table:
+    """A hand's score per side: one column per side, one row per part, then the total."""
+    table = Table(show_edge=False, pad_edge=False, expand=False)
+    table.add_column("")
+    for name in sides:
+        table.add_column(name, justify="right")
+    for key, label in PARTS:
+        values = [int(s[key]) for s in scores]
+        if key in ("cut", "rounding") and not any(values):
+            continue
+        table.add_row(label, *(str(v) for v in values))
+    kinds = [", ".join(s.get("canastras", [])) or "-" for s in scores]
+    table.add_row(Text("canastras", style="dim"), *(Text(k, style="dim") for k in kinds))
+    table.add_section()
+    table.add_row(
+        Text("hand total", style="bold"),
+        *(Text(str(s["total"]), style="bold") for s in scores),
+    )
+    return table
+
+
+def hands_table(results: Sequence[HandResult], sides: Sequence[str], names: Sequence[str]) -> Table:
+    """Every hand of the match: how it ended, each side's score and the running totals."""
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("hand", justify="right")
+    table.add_column("ended")
+    for name in sides:
+        table.add_column(name, justify="right")
+    for res in results:
+        ended = ENDINGS.get(res.ended_by, res.ended_by)
+        if res.went_out is not None:
+            ended = f"{sides[res.went_out]} out"
+        table.add_row(
+            str(res.number + 1),
+            ended,
+            *(f"{sc.total:+d} = {res.totals[sc.side]}" for sc in res.scores),
+        )
+    return table
+
+
+class HandOverScreen(ModalScreen[str]):
+    """The hand's score breakdown. Enter (or the button) goes on; q quits."""
+
+    DEFAULT_CSS = """
+    HandOverScreen { align: center middle; }
+    HandOverScreen > Vertical {
+        width: 78; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    HandOverScreen VerticalScroll { height: auto; max-height: 16; }
+    HandOverScreen Button { margin-top: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,n,space", "go_on", "next"),
+        Binding("q", "quit_game", "quit"),
+        Binding("escape", "look", "look at the table"),
+    ]
+
+    FOOT = "Esc: look at the table first · q: quit (the match is saved)"
+
+    def __init__(self, title: str, table: Table, button: str = "Next hand") -> None:
+        super().__init__()
+        self.title_text = title
+        self.table = table
+        self.button = button
+
+    def compose(self) -> ComposeResult:
+        """The title, the breakdown and the button."""
+        with Vertical():
+            yield Static(Text(self.title_text, style="bold"), id="hand-title")
+            with VerticalScroll():
+                yield Static(self.table, id="breakdown")
+            yield Button(f"{self.button} (Enter)", id="go-on", variant="primary")
+            yield Static(Text(self.FOOT, style="dim"))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The button goes on."""
+        event.stop()
+        self.dismiss("next")
+
+    def action_go_on(self) -> None:
+        """Go on to the next hand."""
+        self.dismiss("next")
+
+    def action_look(self) -> None:
+        """Close, to look at the table (the next hand starts with ``n``)."""
+        self.dismiss("look")
+
+    def action_quit_game(self) -> None:
+        """Quit the game (saving it)."""
+        self.dismiss("quit")
+
+
+class MatchOverScreen(HandOverScreen):
+    """The winner and the table of hands; the only way on is to quit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,q", "quit_game", "quit"),
+        Binding("escape", "look", "look at the table"),
+    ]
+
+    FOOT = "Esc: look at the table"
+
+    def __init__(self, title: str, table: Table) -> None:
+        super().__init__(title, table, button="Quit")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The button quits."""
+        event.stop()
+        self.dismiss("quit")
+
+    def action_go_on(self) -> None:
+        """Quit: the match is over."""
+        self.dismiss("quit")

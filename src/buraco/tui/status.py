@@ -1,0 +1,74 @@
+"""The status panel: turn and phase, mortos, card counts, scores and the opening owed.
+
+Also the vulnerability of each side and the last-turn warning.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from buraco.tui.render import card_label
+from buraco.tui.table import side_name
+from buraco.views import SeatView
+
+PHASES = {
+    "draw": "draw",
+    "play": "meld / discard",
+    "top-meld": "meld the top card",
+    "over": "hand over",
+}
+"""The engine's phases in the panel's words."""
+
+
+def status_text(view: SeatView, goal: str) -> Text:
+    """The panel's lines for a view; ``goal`` says how the match ends (``to 3000``)."""
+    out = Text()
+    v = view
+    out.append(f"Hand {v.hand_number + 1}", style="bold")
+    out.append(f" · dealer {v.names[v.dealer]}\n")
+    if v.turn is None:
+        out.append("Hand over\n", style="bold reverse")
+    else:
+        who = "You" if v.turn == v.seat else v.names[v.turn]
+        style = "bold reverse" if v.turn == v.seat else "bold"
+        out.append(f"{who}: {PHASES.get(v.phase, v.phase)}", style=style)
+        out.append("\n")
+    if v.last_turn:
+        out.append("stock out: last turn\n", style="bold")
+    if v.taken_top is not None:
+        out.append(f"pile top {card_label(v.taken_top)}: meld it\n", style="italic")
+    pots = " ".join(str(p) for p in v.pots) or "none"
+    out.append(f"Mortos left: {pots}\n")
+    if v.hidden_pot:
+        out.append(f"your morto ({v.hidden_pot}) unseen yet\n", style="italic")
+    others = [s for s in range(len(v.names)) if s != v.seat]
+    out.append("Cards:")
+    for s in others:
+        mark = "*" if v.sides[v.side].count(s) else ""
+        out.append(f" {v.names[s]}{mark} {v.hand_sizes[s]}")
+    out.append("\n")
+    out.append(f"Match {goal}\n", style="bold")
+    for side in range(len(v.totals)):
+        line = f" {side_name(v, side)} {v.totals[side]}"
+        out.append(line, style="bold" if side == v.side else "")
+        if v.vulnerable[side]:
+            out.append(" vuln", style="italic")
+        out.append("\n")
+    owed = v.requirement[v.side]
+    if owed:
+        staged = v.detail.staged_value if v.detail is not None else 0
+        so_far = f" ({staged} staged)" if staged else ""
+        out.append(f"Opening owed: {owed}{so_far}\n", style="bold")
+    out.rstrip()
+    return out
+
+
+class StatusPanel(Static):
+    """The game's state at a glance (from the human's view)."""
+
+    DEFAULT_CSS = "StatusPanel { height: auto; padding: 0 1; }"
+
+    def show(self, view: SeatView, goal: str) -> None:
+        """Draw from a new view."""
+        self.update(status_text(view, goal))
