@@ -376,11 +376,11 @@ class PlayApp(App[Path | None]):
             event.input.value = ""
 
     def action_escape(self) -> None:
-        """Leave the command line, or unselect every card."""
-        if isinstance(self.focused, Input):
-            self.hand.focus()
-        else:
+        """Back to the hand from the command line (or elsewhere), else unselect every card."""
+        if self.focused is self.hand:
             self.hand.clear_selection()
+        else:
+            self.hand.focus()
 
     def on_table_view_meld_clicked(self, event: TableView.MeldClicked) -> None:
         """A click on a meld of your side adds the selected cards to it."""

@@ -114,6 +114,7 @@ class WatchApp(App[None]):
     """Steps through a record on the board."""
 
     TITLE = "buraco replay"
+    AUTO_FOCUS = None
     CSS = """
     Screen { layout: vertical; }
     #title { height: 1; background: $primary; color: $text; padding: 0 1; }
@@ -121,16 +122,16 @@ class WatchApp(App[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space", "step(1)", "Next"),
-        Binding("left", "step(-1)", "Back"),
+        Binding("right,space", "step(1)", "Next", priority=True),
+        Binding("left", "step(-1)", "Back", priority=True),
         Binding("n", "hand(1)", "Next hand"),
         Binding("p", "hand(-1)", "Prev hand"),
-        Binding("tab", "seat", "Seat"),
+        Binding("tab", "seat", "Seat", priority=True),
         Binding("a", "auto", "Auto"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit", "Quit"),
-        Binding("home", "ends(0)", "Start", show=False),
-        Binding("end", "ends(1)", "End", show=False),
+        Binding("home", "ends(0)", "Start", show=False, priority=True),
+        Binding("end", "ends(1)", "End", show=False, priority=True),
         Binding("r", "scores", "Scores", show=False),
         Binding("plus,equals_sign", "pace(2)", "Slower", show=False),
         Binding("minus", "pace(0.5)", "Faster", show=False),
@@ -165,14 +166,14 @@ class WatchApp(App[None]):
         goal = f"of {r.match_hands} hands" if r.match_hands else f"to {r.target}"
         self.query_one(Board).show(view, goal, f"{g.names[self.seat]}'s hand")
         where = (
-            f"hand {st.hand + 1}/{len(st.actions)} · action {st.done}/"
-            f"{len(st.actions[st.hand])} · {st.last_action()}"
+            f"hand {st.hand + 1}/{len(st.actions)} · action {st.done}/{len(st.actions[st.hand])}"
         )
+        if st.at_end:
+            where += " · end of the record"
+        where += f" · {st.last_action()}"
         if g.is_hand_over():
             totals = " · ".join(f"{side_name(view, s)} {t}" for s, t in enumerate(view.totals))
             where += f" · hand over: {totals}"
-        if st.at_end:
-            where += " · end of the record"
         self.query_one("#message", Static).update(Text(where, overflow="ellipsis"))
 
     @property

@@ -1,0 +1,350 @@
+"""The play app driven by Textual's pilot: real key presses and clicks."""
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+from textual.widgets import Input
+
+from buraco import make_rules
+from buraco.actions import Discard, Draw, Meld
+from buraco.bots import make_bot
+from buraco.cards import CARD_NAMES, parse_cards
+from buraco.tui.app import PlayApp
+from buraco.tui.choice import ChoiceScreen
+from buraco.tui.controller import Controller
+from buraco.tui.help import HelpScreen
+from buraco.tui.results import HandOverScreen, MatchOverScreen
+from buraco.tui.table import PILE, STOCK, PileView, TableView
+from tui.driver import (
+    choose,
+    click_cards,
+    perform,
+    play_hand_directly,
+    screen_text,
+    settle,
+    short_rules,
+    stacked,
+)
+
+HAND = "5H 6H 7H 8H 9H 3C 4C JK KS QD 9D"
+
+
+def text_of(app: PlayApp, selector: str) -> str:
+    """The plain text a widget shows now."""
+    widget = app.screen.query_one(selector)
+    strips = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+    return "\n".join(strip.text.rstrip() for strip in strips)
+
+
+async def test_a_hand_is_played_to_its_end_with_keys_and_clicks(tmp_path: Path) -> None:
+    c = Controller.new(short_rules(), ["greedy"], seed=1, save_path=tmp_path / "m.json")
+    app = PlayApp(c, pace=0)
+    me = make_bot("greedy", seed=1)
+    done: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        while not c.hand_over:
+            assert c.human_to_move
+            action = me.choose(c.view(), c.view().legal)
+            before = len(c.view().log)
+            await perform(pilot, app, action, mouse=len(done) % 2 == 1)
+            assert len(c.view().log) > before, (action, app.message)
+            assert not app.message.startswith("refused"), app.message
+            done.append(type(action).__name__)
+            await settle(pilot, app)
+        assert {"Draw", "Discard", "Meld"} <= set(done)
+        # the end-of-hand screen: each side's score in parts
+        assert isinstance(app.screen, HandOverScreen)
+        breakdown = text_of(app, "#breakdown")
+        for part in ("melds", "canastra bonuses", "cards left in hand", "morto", "hand total"):
+            assert part in breakdown
+        scores = c.view().scores
+        assert scores is not None
+        for side in scores:
+            assert str(side["total"]) in breakdown
+        assert "ended" not in text_of(app, "#hand-title")
+        assert (tmp_path / "m.json").exists()  # saved at the end of the hand
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert c.view().hand_number == 1 and not c.hand_over
+        assert "hand 2" in text_of(app, "#title")
+
+
+async def test_an_illegal_attempt_shows_the_engines_reason_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    c = stacked(tmp_path, hands=[HAND], stock="TH")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        before = c.record()
+        hand_before = text_of(app, "#hand")
+        await click_cards(pilot, app, parse_cards("9D"))
+        await pilot.press("x")
+        assert app.message == (
+            "refused: start your turn by drawing from the stock or taking the pile"
+        )
+        assert c.record() == before and text_of(app, "#hand") != ""
+        # typed notation: refused with the engine's reason too, the text kept to edit
+        await pilot.press("colon", *"discard 1C", "enter")
+        assert app.message.startswith("refused: unknown card '1C': a card is a rank")
+        command = app.query_one("#command", Input)
+        assert command.value == "discard 1C" and command.has_focus
+        await pilot.press("escape")
+        assert app.hand.has_focus
+        assert c.record() == before
+        await pilot.press("d")
+        assert "you: draw TH" in app.message
+        after_draw = c.record()
+        await click_cards(pilot, app, parse_cards("5H 6H 9D"))
+        await pilot.press("m")
+        assert app.message == (
+            "refused: not a valid meld: a run needs cards of one suit (a wild aside)"
+        )
+        await pilot.press("x")  # three cards selected
+        assert app.message == "select one card to discard (Esc unselects)"
+        assert c.record() == after_draw
+        assert hand_before != text_of(app, "#hand")  # the drawn card is there
+        assert len(app.hand.selected) == 3  # the selection is kept after a refusal
+
+
+async def test_melding_asks_where_the_wild_stands_and_adding_asks_its_end(
+    tmp_path: Path,
+) -> None:
+    c = stacked(tmp_path, hands=["5H 6H 7H 8H 9H 3C 4C JK KS QD 2D"], stock="TH")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        pile = app.query_one(PileView)
+        assert await pilot.click(PileView, offset=pile.item_offset(STOCK))  # draw by a click
+        assert c.view().phase == "play"
+        await click_cards(pilot, app, parse_cards("3C JK 4C"))
+        await pilot.press("m")
+        assert isinstance(app.screen, ChoiceScreen)
+        await choose(pilot, app, 1)  # the joker high, as 5C
+        melds = c.view().melds[0]
+        assert [m.cards for m in melds] == [tuple(parse_cards("3C 4C JK"))]
+        assert "JK(5)" in text_of(app, "#table")
+        # two naturals added to a run in one go, by clicking the meld
+        await click_cards(pilot, app, parse_cards("5H 6H 7H"))
+        await pilot.press("m")
+        await click_cards(pilot, app, parse_cards("9H 8H"))
+        table = app.query_one(TableView)
+        assert await pilot.click(TableView, offset=table.meld_offset(1))
+        assert c.view().melds[0][1].cards == tuple(parse_cards("5H 6H 7H 8H 9H"))
+        assert "2 ♥ 5 6 7 8 9  clean" in text_of(app, "#table")
+        # a wild added to a run: which meld, then which end
+        await click_cards(pilot, app, parse_cards("2D"))
+        await pilot.press("a")
+        assert isinstance(app.screen, ChoiceScreen)
+        await choose(pilot, app, 1)  # meld 2
+        assert isinstance(app.screen, ChoiceScreen)  # low (as 4H) or high (as 10H)
+        await choose(pilot, app, 1)
+        assert c.view().melds[0][1].cards == tuple(parse_cards("5H 6H 7H 8H 9H 2D"))
+        table_text = text_of(app, "#table")
+        assert "2 ♥ 5 6 7 8 9 2♦(10)  dirty" in table_text
+
+
+async def test_the_hint_key_shows_the_heuristic_bots_move(tmp_path: Path) -> None:
+    c = stacked(tmp_path, hands=[HAND], stock="TH")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        assert app.message == "hint: draw   (typed: draw)"
+        await pilot.press("d", "h")
+        hint = c.hint()
+        assert hint is not None and app.message.endswith(f"(typed: {hint})")
+        if isinstance(hint, Meld | Discard):
+            cards = hint.cards if isinstance(hint, Meld) else (hint.card,)
+            assert sorted(app.hand.selected_cards()) == sorted(cards)
+        assert c.view().phase == "play"  # a hint plays nothing
+
+
+async def test_save_on_quit_and_resume_reproduce_the_position(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    c = Controller.new(make_rules("aberto", players=4), ["greedy"], seed=4, save_path=path)
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for _ in range(2):
+            await perform(pilot, app, Draw())
+            await click_cards(pilot, app, [app.hand.cards[0]])
+            await pilot.press("x")
+            await settle(pilot, app)
+        await pilot.press("d")
+        view = c.view().to_dict()
+        screen = {w: text_of(app, w) for w in ("#hand", "#table", "#pile", "#status")}
+        await pilot.press("q")
+    assert app.return_value == path
+    saved = json.loads(path.read_text())
+    assert saved["play"]["bots"] == ["greedy"] * 3
+    again = Controller.resume(path)
+    assert again.view().to_dict() == view
+    app2 = PlayApp(again, pace=0)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app2)
+        for widget, text in screen.items():
+            assert text_of(app2, widget) == text, widget
+        assert "m meld" in app2.message  # the human goes on mid-turn
+        card = app2.hand.cards[0]
+        await click_cards(pilot, app2, [card])
+        await pilot.press("x")
+        await settle(pilot, app2)
+        assert f"you: discard {CARD_NAMES[card]}" in again.view().log
+
+
+async def test_the_end_of_the_match_shows_the_winner_and_the_hands(tmp_path: Path) -> None:
+    c = Controller.new(short_rules(match_hands=1), ["greedy"], 2, tmp_path / "m.json")
+    play_hand_directly(c)
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandOverScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MatchOverScreen)
+        title = text_of(app, "#hand-title")
+        totals = c.view().totals
+        assert c.winner is not None
+        assert ("You win" in title) == (c.winner == 0)
+        assert all(str(t) in title for t in totals)
+        hands = text_of(app, "#breakdown")
+        assert re.search(r"\b1\b", hands) and "You" in hands and "Ana" in hands
+        await pilot.press("enter")
+    assert app.return_value == tmp_path / "m.json"
+
+
+async def test_the_help_screen_has_the_keys_and_the_presets_rules(tmp_path: Path) -> None:
+    c = Controller.new(make_rules("fechado", players=2), ["greedy"], 1, tmp_path / "m.json")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        keys = text_of(app, "#help-keys")
+        assert "hint" in keys and "discard" in keys
+        rules = text_of(app, "#help-rules")
+        assert "Buraco Fechado" in rules and "closed, only its top card" in rules
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_the_bots_pace_is_adjustable_and_skippable(tmp_path: Path) -> None:
+    c = stacked(tmp_path, players=4, hands=[HAND], stock="TH")
+    app = PlayApp(c, pace=0.5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("plus")
+        assert app.pace == 0.8 and "pace 0.8s" in text_of(app, "#title")
+        await pilot.press("minus", "minus")
+        assert app.pace == 0.25
+        app.pace = 30.0  # a bot action every 30 seconds, unless skipped
+        await pilot.press("d")
+        await click_cards(pilot, app, parse_cards("9D"))
+        await pilot.press("x")
+        assert app.bots_running
+        start = time.monotonic()
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert c.human_to_move and time.monotonic() - start < 10
+        assert "your turn" in app.message
+
+
+async def test_the_pile_shows_every_card_when_open_and_the_top_when_closed(
+    tmp_path: Path,
+) -> None:
+    for preset, shown in (("aberto", 4), ("fechado", 1)):
+        c = stacked(tmp_path, preset, hands=["AC 3C 4C", "AD 3D 4D"], stock="KS KH")
+        for text in ("draw", "discard AC", "draw", "discard AD") * 1 + (
+            "draw",
+            "discard 3C",
+            "draw",
+            "discard 3D",
+        ):
+            c.game.apply(text, seat=c.game.to_move)
+        app = PlayApp(c, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            pile = text_of(app, "#pile")
+            assert "Pile 4" in pile
+            assert sum(label in pile for label in ("A♣", "A♦", "3♣", "3♦")) == shown, pile
+            assert "3♦" in pile  # the top card
+
+
+@pytest.mark.parametrize(("preset", "players", "sides"), [("italiano", 3, 3), ("us", 6, 3)])
+async def test_three_sides_fit_an_80_by_24_terminal(
+    tmp_path: Path, preset: str, players: int, sides: int
+) -> None:
+    c = Controller.new(make_rules(preset, players=players), ["greedy"], 3, tmp_path / "m.json")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        table = app.query_one(TableView)
+        assert len(table.sides_in_order()) == sides
+        heads = [line for line in text_of(app, "#table").splitlines() if "table " in line]
+        assert len(heads) == sides and heads[0].strip().startswith("You")
+        for selector in ("#title", "#pile", "#status", "#log", "#hand", "#message", "#command"):
+            region = app.screen.query_one(selector).region
+            assert region.height >= 1 and region.right <= 80 and region.bottom <= 24, selector
+        text = screen_text(app)
+        assert "Your hand" in text and "Quit" in text
+        hand = app.hand
+        assert hand.region.height >= len(hand.lay_out(hand.content_size.width).lines)
+
+
+def _colours(svg: str) -> set[str]:
+    return set(re.findall(r"fill: ?#([0-9a-f]{6})", svg))
+
+
+def _grey(colour: str) -> bool:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (0, 2, 4))
+    return max(r, g, b) - min(r, g, b) <= 8
+
+
+async def test_no_color_draws_in_grey_and_keeps_suits_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for no_color in (False, True):
+        if no_color:
+            monkeypatch.setenv("NO_COLOR", "1")
+        c = stacked(tmp_path, hands=[HAND], stock="TH")
+        app = PlayApp(c, pace=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            svg = app.export_screenshot()
+            colours = _colours(svg)
+            assert colours
+            assert all(map(_grey, colours)) == no_color
+            text = screen_text(app)
+            assert "5♥" in text and "3♣" in text and "K♠" in text and "JK" in text
+
+
+async def test_the_log_tells_what_each_player_did(tmp_path: Path) -> None:
+    c = Controller.new(make_rules("aberto", players=4), ["greedy"], 6, tmp_path / "m.json")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        log = c.view().log
+        assert log and log[-1].startswith("you: draw ")
+        shown = " ".join(text_of(app, "#log").split())
+        assert "— hand 1 —" in shown and log[-1] in shown
+        names = {line.split(":")[0] for line in log}
+        assert names <= {"you", "Ana", "Bia", "Caio"}
+
+
+async def test_pile_clicks_take_the_pile_when_it_may_be_taken(tmp_path: Path) -> None:
+    c = stacked(tmp_path, hands=["5H 6H", "AD 3D 4D 7H"], stock="KS KH")
+    for text in ("draw", "discard KS", "draw", "discard 7H"):
+        c.game.apply(text, seat=c.game.to_move)
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        pile = app.query_one(PileView)
+        assert await pilot.click(PileView, offset=pile.item_offset(PILE))
+        assert c.view().log[-1] == "you: take-pile (KS 7H)"
