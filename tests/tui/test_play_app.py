@@ -297,16 +297,18 @@ async def test_three_sides_fit_an_80_by_24_terminal(
         assert hand.region.height >= len(hand.lay_out(hand.content_size.width).lines)
 
 
-def _colours(svg: str) -> set[str]:
-    return set(re.findall(r"fill: ?#([0-9a-f]{6})", svg))
+def _glyph_colours(svg: str, glyph: str) -> set[tuple[int, int, int]]:
+    """The fill colours of the screenshot's text runs that hold ``glyph``."""
+    fills = dict(re.findall(r"\.(terminal-[0-9a-z]+-r[0-9]+) \{ fill: #([0-9a-f]{6})", svg))
+    runs = re.findall(r'<text class="([^"]+)"[^>]*>([^<]*)</text>', svg)
+    return {
+        tuple(int(fills[cls][i : i + 2], 16) for i in (0, 2, 4))  # type: ignore[misc]
+        for cls, text in runs
+        if glyph in text and cls in fills
+    }
 
 
-def _grey(colour: str) -> bool:
-    r, g, b = (int(colour[i : i + 2], 16) for i in (0, 2, 4))
-    return max(r, g, b) - min(r, g, b) <= 8
-
-
-async def test_no_color_draws_in_grey_and_keeps_suits_apart(
+async def test_no_color_draws_every_card_plain_and_readable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for no_color in (False, True):
@@ -317,9 +319,15 @@ async def test_no_color_draws_in_grey_and_keeps_suits_apart(
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             svg = app.export_screenshot()
-            colours = _colours(svg)
-            assert colours
-            assert all(map(_grey, colours)) == no_color
+            hearts = _glyph_colours(svg, "♥")
+            spades = _glyph_colours(svg, "♠")
+            assert hearts and spades
+            for r, g, b in hearts | spades:
+                grey = max(r, g, b) - min(r, g, b) <= 8
+                if no_color:  # grey, and light on the dark background
+                    assert grey and min(r, g, b) >= 0x90, (r, g, b)
+            if not no_color:  # hearts in red
+                assert any(r > 2 * max(g, b) for r, g, b in hearts), hearts
             text = screen_text(app)
             assert "5♥" in text and "3♣" in text and "K♠" in text and "JK" in text
 

@@ -35,6 +35,7 @@ from buraco.tui.render import (
     card_label,
     meld_choice_text,
     meld_text,
+    use_colour,
 )
 from buraco.tui.results import (
     ENDINGS,
@@ -93,6 +94,7 @@ class PlayApp(App[Path | None]):
 
     def __init__(self, controller: Controller, pace: float = 0.5) -> None:
         super().__init__()
+        use_colour(not self.no_color)
         self.controller = controller
         self.pace = max(0.0, pace)
         self.fast = False

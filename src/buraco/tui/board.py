@@ -25,7 +25,7 @@ class Board(Vertical):
     Board #left { width: 1fr; }
     Board #melds { height: 1fr; }
     Board #right { width: 30; border-left: vkey $primary; }
-    Board #log { height: 1fr; padding: 0 0 0 1; }
+    Board #log { height: 1fr; padding: 0 0 0 1; overflow-x: hidden; }
     """
 
     def __init__(self, hand_title: str = "Your hand", id: str | None = None) -> None:

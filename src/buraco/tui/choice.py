@@ -38,7 +38,7 @@ class ChoiceScreen(ModalScreen[int | None]):
         """The question and the options."""
         with Vertical():
             yield Label(Text(self.question, style="bold"))
-            yield OptionList(*self.options)
+            yield OptionList(*self.options, compact=True)
 
     def on_mount(self) -> None:
         """Focus the list with the suggested option highlighted."""

@@ -34,8 +34,19 @@ SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = tuple("10" if r == "T" else r for r in RANKS)
 """How each rank index is shown (``10`` for the ten)."""
 
-RED = "bold red"
-WILD = "bold yellow"
+COLOUR_STYLES = {"red": "bold red", "black": "bold", "wild": "bold yellow", "clean": "green"}
+"""Styles of red and black suits, wild cards and clean melds, in colour."""
+
+PLAIN_STYLES = {"red": "bold", "black": "bold", "wild": "bold italic", "clean": ""}
+"""The same without colour (``NO_COLOR``): greyed red would be dark on dark."""
+
+STYLES = dict(COLOUR_STYLES)
+"""The styles in use (see :func:`use_colour`)."""
+
+
+def use_colour(on: bool) -> None:
+    """Draw cards in colour, or without (the apps call this with ``not app.no_color``)."""
+    STYLES.update(COLOUR_STYLES if on else PLAIN_STYLES)
 
 
 def card_label(card: Card) -> str:
@@ -48,8 +59,8 @@ def card_label(card: Card) -> str:
 def card_style(card: Card) -> str:
     """The style of a card: wild cards bold yellow, red suits red."""
     if is_wild_capable(card):
-        return WILD
-    return RED if suit_of(card) in (1, 2) else "bold"
+        return STYLES["wild"]
+    return STYLES["red"] if suit_of(card) in (1, 2) else STYLES["black"]
 
 
 def card_text(card: Card, width: int = 0) -> Text:
@@ -84,11 +95,11 @@ def meld_tokens(m: MeldView) -> list[Text]:
     out: list[Text] = []
     colour = ""
     if m.run:
-        colour = RED if m.suit in (1, 2) else "bold"
+        colour = STYLES["red"] if m.suit in (1, 2) else STYLES["black"]
         out.append(Text(SUIT_SYMBOLS[m.suit], style=colour))
     for i, c in enumerate(m.cards):
         if i == m.wild:
-            out.append(Text(f"{card_label(c)}({wild_place(m)})", style=WILD))
+            out.append(Text(f"{card_label(c)}({wild_place(m)})", style=STYLES["wild"]))
         elif m.run:
             out.append(Text(_position_label(m.lo + i), style=colour))
         else:
@@ -108,7 +119,7 @@ def meld_marks(m: MeldView) -> Text:
     the initial minimum.
     """
     out = Text()
-    out.append("clean" if m.clean else "dirty", style="green" if m.clean else "dim")
+    out.append("clean" if m.clean else "dirty", style=STYLES["clean"] if m.clean else "dim")
     if m.canastra:
         kind = m.bonus or ("clean" if m.clean else "dirty")
         style = "bold reverse" if m.bonus_points >= 500 else "bold"
@@ -152,7 +163,7 @@ def meld_choice_text(cards: Sequence[Card]) -> Text:
     parts = []
     for i, c in enumerate(cards):
         if i in places:
-            parts.append(Text(f"{card_label(c)}({places[i]})", style=WILD))
+            parts.append(Text(f"{card_label(c)}({places[i]})", style=STYLES["wild"]))
         else:
             parts.append(card_text(c))
     return Text(" ").join(parts)

@@ -36,8 +36,10 @@ def status_text(view: SeatView, goal: str) -> Text:
         out.append("\n")
     if v.last_turn:
         out.append("stock out: last turn\n", style="bold")
-    if v.taken_top is not None:
-        out.append(f"pile top {card_label(v.taken_top)}: meld it\n", style="italic")
+    if v.taken_top is not None and v.phase == "top-meld":
+        out.append(f"meld the pile's top {card_label(v.taken_top)}\n", style="italic")
+    elif v.taken_top is not None and v.options.get("keep_taken_top"):
+        out.append(f"{card_label(v.taken_top)} (pile top) stays\n", style="italic")
     pots = " ".join(str(p) for p in v.pots) or "none"
     out.append(f"Mortos left: {pots}\n")
     if v.hidden_pot:

@@ -20,6 +20,7 @@ from buraco.game import Game
 from buraco.record import replay
 from buraco.tui.board import Board
 from buraco.tui.help import HelpScreen
+from buraco.tui.render import use_colour
 from buraco.tui.results import HandOverScreen, breakdown_table, hands_table
 from buraco.tui.table import side_name
 from buraco.views import SeatView, seat_view
@@ -139,6 +140,7 @@ class WatchApp(App[None]):
 
     def __init__(self, data: dict[str, Any], seat: int = 0, pace: float = 0.5) -> None:
         super().__init__()
+        use_colour(not self.no_color)
         self.stepper = Stepper(data)
         self.seat = seat % self.stepper.game.players
         self.pace = pace
