@@ -38,6 +38,9 @@ def test_bot_parameters_are_checked() -> None:
     bot = make_bot("mcts:time=0.5, iterations=20 ,policy=greedy", seed=3)
     assert isinstance(bot, MctsBot)
     assert (bot.time, bot.iterations, bot.policy_cls) == (0.5, 20, GreedyBot)
+    searcher = make_bot("mcts:full=yes,width=2,pile=4")
+    assert isinstance(searcher, MctsBot)
+    assert (searcher.full, searcher.width, searcher.pile) == (True, 2, 4)
     for spec, words in [
         ("mcts:time=soon", "time must be a number"),
         ("mcts:time=nan", "time must be a number"),
@@ -46,15 +49,18 @@ def test_bot_parameters_are_checked() -> None:
         ("mcts:time", "name=value"),
         ("mcts:policy=mcts", "unknown playout policy"),
         ("mcts:time=0", "needs a budget"),
+        ("mcts:full=maybe", "must be true or false"),
+        ("mcts:width=0", "width must be at least 1"),
+        ("mcts:margin=-1", "must not be negative"),
     ]:
         with pytest.raises(ValueError, match=words):
             make_bot(spec)
 
 
 @pytest.mark.parametrize(("preset", "players"), PRESETS)
-@pytest.mark.parametrize("name", ["random", "greedy"])
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts:iterations=1,policy=greedy"])
 def test_bots_play_every_preset_to_the_end(preset: str, players: int, name: str) -> None:
-    for seed in range(2):
+    for seed in range(1 if name.startswith("mcts") else 2):
         game = Game(preset, players=players, seed=seed, match=False)
         bots = [make_bot(name, seed=seed * 10 + s) for s in range(players)]
         actions = play_hand(game, bots)  # apply() refuses any illegal choice

@@ -182,9 +182,7 @@ def test_beats_random_on_duplicate_deals(preset: str, players: int) -> None:
         for hero_first in (True, False):
             game = Game(preset, players=players, seed=100 + deal, match=False)
             hero = [(game.side_of[s] == 0) == hero_first for s in range(players)]
-            bots = [
-                HeuristicBot(seed=s) if hero[s] else RandomBot(seed=s) for s in range(players)
-            ]
+            bots = [HeuristicBot(seed=s) if hero[s] else RandomBot(seed=s) for s in range(players)]
             play_hand(game, bots)
             totals = [score.total for score in game.scores()]
             mine = [totals[x] for x in range(game.k) if (x == 0) == hero_first]

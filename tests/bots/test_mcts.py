@@ -4,7 +4,7 @@ import random
 
 from buraco import Game
 from buraco.actions import Discard
-from buraco.bots import GreedyBot, MctsBot, play_hand
+from buraco.bots import GreedyBot, HeuristicBot, MctsBot, play_hand
 from buraco.views import seat_view
 
 
@@ -51,7 +51,7 @@ def test_the_same_seed_and_iterations_give_the_same_choices() -> None:
     game = _reach_a_discard(2)
     view = seat_view(game, game.turn)
     picks = {
-        str(MctsBot(seed=5, iterations=24, policy="greedy").choose(view, game.legal_actions()))
+        str(MctsBot(seed=5, iterations=8, policy="greedy").choose(view, game.legal_actions()))
         for _ in range(2)
     }
     assert len(picks) == 1
@@ -66,19 +66,49 @@ def test_a_choice_depends_only_on_what_the_seat_has_seen() -> None:
     assert twin.hands != game.hands or twin.stock != game.stock
     view, twin_view = seat_view(game, seat), seat_view(twin, seat)
     assert view.to_dict() == twin_view.to_dict()
-    first = MctsBot(seed=1, iterations=30, policy="greedy").choose(view, game.legal_actions())
-    second = MctsBot(seed=1, iterations=30, policy="greedy").choose(twin_view, twin.legal_actions())
+    first = MctsBot(seed=1, iterations=8, policy="greedy").choose(view, game.legal_actions())
+    second = MctsBot(seed=1, iterations=8, policy="greedy").choose(twin_view, twin.legal_actions())
     assert first == second
 
 
 def test_the_search_is_spent_on_the_discard_and_the_draw() -> None:
     game = _reach_a_discard(4)
-    bot = MctsBot(seed=2, iterations=16, policy="greedy")
+    bot = MctsBot(seed=2, iterations=6, policy="greedy", prune=0)
     choice = bot.choose(seat_view(game, game.turn), game.legal_actions())
     if isinstance(choice, Discard):
-        assert bot.last_iterations == 16
+        assert bot.last_rounds == 6
     else:  # the policy melded first: no search for that
-        assert bot.last_iterations == 0
+        assert bot.last_rounds == 0
+
+
+def test_the_candidates_start_with_the_policy_choice() -> None:
+    game = _reach_a_discard(5)
+    view, legal = seat_view(game, game.turn), game.legal_actions()
+    policy_choice = HeuristicBot(seed=0).choose(view, legal)
+    bot = MctsBot(seed=0, iterations=2, width=3)
+    candidates = bot.candidates(view, legal)
+    assert candidates[0] == policy_choice
+    if isinstance(policy_choice, Discard):
+        assert 1 < len(candidates) <= 3 and all(isinstance(a, Discard) for a in candidates)
+        assert len(set(candidates)) == len(candidates)
+    assert MctsBot(seed=0, iterations=2, width=1).candidates(view, legal) == [policy_choice]
+
+
+def test_the_draw_is_searched_only_from_a_pile_of_the_given_size() -> None:
+    game = Game("aberto", players=2, seed=8, match=False)
+    while not (game.phase.name == "DRAW" and len(game.pile) == 1 and game.is_legal("take-pile")):
+        game.apply(game.legal_actions()[-1] if game.phase.name == "PLAY" else "draw")
+    view, legal = seat_view(game, game.turn), game.legal_actions()
+    assert len(MctsBot(seed=0, iterations=2, pile=1).candidates(view, legal)) == 2
+    assert len(MctsBot(seed=0, iterations=2, pile=2).candidates(view, legal)) == 1
+
+
+def test_without_evidence_the_policy_choice_stands() -> None:
+    # a margin no search can reach: the bot plays exactly what its policy would
+    game = _reach_a_discard(6)
+    view, legal = seat_view(game, game.turn), game.legal_actions()
+    bot = MctsBot(seed=3, iterations=4, margin=1e9)
+    assert bot.choose(view, legal) == HeuristicBot(seed=0).choose(view, legal)
 
 
 def test_it_plays_whole_hands_of_several_presets() -> None:

@@ -74,6 +74,11 @@ def split_specs(text: str) -> list[str]:
 
 
 def _convert(bot: str, key: str, value: str, kind: type) -> object:
+    if kind is bool:
+        words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+        if value.lower() not in words:
+            raise ValueError(f"bot {bot!r}: parameter {key} must be true or false, not {value!r}")
+        return words[value.lower()]
     try:
         if kind is int:
             return int(value)

@@ -862,9 +862,38 @@ class HeuristicBot(Bot):
         return mine + _OUT_MARGIN >= sum(others) / len(others)
 
     # ----- discarding ----------------------------------------------------------------
+    def ranked_discards(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
+        """The legal discards, the one this bot would play first, then by its preference.
+
+        For a search bot that tries the heuristic's best few discards. Empty when
+        ``legal`` holds no discard.
+
+        >>> from buraco.game import Game
+        >>> from buraco.views import seat_view
+        >>> game = Game("aberto", players=2, seed=3, match=False)
+        >>> game.apply("draw")
+        >>> bot = HeuristicBot(seed=1)
+        >>> ranked = bot.ranked_discards(seat_view(game, 0), game.legal_actions())
+        >>> len(ranked) == len({a for a in game.legal_actions() if a.kind == "discard"})
+        True
+        """
+        discards: list[Action] = [a for a in legal if type(a) is Discard]
+        if len(discards) < 2:
+            return discards
+        r = self._rules_for(view)
+        t = _Turn(view, r, self._tables_for(view, r), self._memory_for(view))
+        scores = self._discard_scores(t, discards)
+        order = sorted(range(len(discards)), key=scores.__getitem__)
+        return [discards[i] for i in order]
+
     def _discard(self, t: _Turn, discards: Sequence[Action]) -> Action:
         if len(discards) == 1:
             return discards[0]
+        scores = self._discard_scores(t, discards)
+        return discards[min(range(len(discards)), key=scores.__getitem__)]
+
+    def _discard_scores(self, t: _Turn, discards: Sequence[Action]) -> list[float]:
+        """Keep value plus danger of each discard: the lowest is played."""
         r = t.r
         counts = t.counts
         classes = _classes(counts, r, t.own)
@@ -873,8 +902,7 @@ class HeuristicBot(Bot):
         values = r.values
         value_weight = 1.0 if t.end_near else 0.3 + 0.7 * t.threat
         keep = _KEEP_SPARE if t.wilds > 1 else _KEEP
-        best = discards[0]
-        best_score = 1e18
+        scores: list[float] = []
         for a in discards:
             c = a.card  # type: ignore[union-attr]
             if _WILD[c]:
@@ -887,9 +915,8 @@ class HeuristicBot(Bot):
                 score = _KEEP_FIT * w if w else keep[k]
                 score -= values[c] * value_weight
                 score += danger.of(c)
-            if score < best_score:
-                best, best_score = a, score
-        return best
+            scores.append(score)
+        return scores
 
 
 # ----- choosing among melds and adds -----------------------------------------------------

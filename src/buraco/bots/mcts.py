@@ -2,21 +2,25 @@
 
 The bot sees only its seat's full view. At a decision worth searching it builds a
 :class:`~buraco.determinize.Determinizer` from the view and repeats, within its
-budget: deal the unseen cards at random consistently with everything the view
-has shown (the other hands, the stock, the mortos), try one of the candidate
-actions on that deal, and play the hand out with a fast policy bot in every
-seat. Candidates are chosen by UCB1, so the promising ones get more playouts; the
-action with the best mean result (its side's hand score minus the best other
-side's) is played.
+budget, a *round*: deal the unseen cards at random consistently with everything the
+view has shown (the other hands, the stock, the mortos), then try every candidate
+action on that same deal and play the hand out with the policy bot in every seat,
+the same playout seeds for each candidate. A candidate's result is its side's hand
+score minus the best other side's; comparing candidates on the same deals (common
+random numbers) cancels most of the luck of the sampled cards.
 
-Searched decisions: drawing or taking the pile, and the discard. Melds, adds and
-the other choices of a turn follow the policy bot (searching them too spends the
-budget on many near-equal options). A decision with one candidate is immediate.
+Candidates: drawing or taking the pile (when the pile holds at least ``pile``
+cards), and the policy's ``width`` preferred discards. Melds, adds and the other
+choices of a turn follow the policy. A candidate falls out of the search once its
+mean difference to the best is more than ``prune`` standard errors below zero; the
+search ends when one is left or the budget is spent. The policy's own choice is
+kept unless another beats it by ``margin`` standard errors, so the search changes
+only decisions it has evidence about.
 
-Budget: ``time`` seconds per decision (default 1.0) and/or ``iterations``
-playouts. With ``iterations`` alone the bot is deterministic for a seed; a time
-budget depends on the machine. Parameters are given by name:
-``mcts:time=0.5``, ``mcts:iterations=200,policy=greedy``.
+Budget: ``time`` seconds per decision (default 0.5) and/or ``iterations`` rounds.
+With ``iterations`` alone the bot is deterministic for a seed; a time budget depends
+on the machine. Parameters are given by name: ``mcts:time=0.5``,
+``mcts:iterations=20,policy=greedy``.
 """
 
 from __future__ import annotations
@@ -26,11 +30,15 @@ import time
 from collections.abc import Sequence
 from typing import ClassVar
 
-from buraco.actions import Action, Discard
+from buraco.actions import DRAW, TAKE_PILE, Action, Discard
 from buraco.bots.base import Bot
+from buraco.bots.heuristic import HeuristicBot
 from buraco.determinize import Determinizer
 from buraco.game import Game
 from buraco.views import SeatView, seat_view
+
+_MIN_ROUNDS = 3
+"""Rounds before a candidate may be pruned or the search stopped."""
 
 
 class MctsBot(Bot):
@@ -42,24 +50,36 @@ class MctsBot(Bot):
         "time": float,
         "iterations": int,
         "policy": str,
-        "explore": float,
+        "width": int,
+        "pile": int,
+        "prune": float,
+        "margin": float,
         "depth": int,
+        "full": bool,
     }
 
     def __init__(
         self,
         seed: int | None = None,
-        time: float = 1.0,
+        time: float = 0.5,
         iterations: int = 0,
         policy: str = "heuristic",
-        explore: float = 1.0,
+        width: int = 3,
+        pile: int = 2,
+        prune: float = 2.0,
+        margin: float = 1.0,
         depth: int = 0,
+        full: bool = False,
     ) -> None:
         super().__init__(seed)
-        if time <= 0 and iterations <= 0:
+        if not time > 0 and iterations <= 0:
             raise ValueError("mcts needs a budget: time > 0 or iterations > 0")
-        if iterations < 0 or depth < 0 or explore < 0:
-            raise ValueError("mcts: iterations, depth and explore must not be negative")
+        if iterations < 0 or depth < 0 or pile < 0:
+            raise ValueError("mcts: iterations, depth and pile must not be negative")
+        if width < 1:
+            raise ValueError("mcts: width must be at least 1")
+        if not (prune >= 0 and margin >= 0):
+            raise ValueError("mcts: prune and margin must not be negative")
         from buraco.bots import BOTS
 
         policy_cls = BOTS.get(policy)
@@ -69,11 +89,15 @@ class MctsBot(Bot):
         self.time = time
         self.iterations = iterations
         self.policy_cls = policy_cls
-        self.explore = explore
+        self.width = width
+        self.pile = pile
+        self.prune = prune
+        self.margin = margin
         self.depth = depth
+        self.full = full
         self.policy = policy_cls(seed=self.rng.randrange(2**31))
-        self.last_iterations = 0
-        """Playouts made for the last decision (for measurements)."""
+        self.last_rounds = 0
+        """Rounds searched for the last decision (0: not searched)."""
 
     def new_hand(self) -> None:
         """Forget the previous hand (the policy bot too)."""
@@ -82,70 +106,97 @@ class MctsBot(Bot):
     # ----- deciding ------------------------------------------------------------------
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """A searched choice when it matters, else the policy's."""
-        self.last_iterations = 0
+        self.last_rounds = 0
         if len(legal) == 1:
             return legal[0]
-        candidates = self._candidates(view, legal)
+        candidates = self.candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
         return self._search(view, candidates)
 
-    def _candidates(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
-        if view.phase == "draw":
-            return list(legal)
+    def candidates(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
+        """The actions the search compares, the policy's choice first (one: no search)."""
         suggestion = self.policy.choose(view, legal)
+        if view.phase == "draw":
+            if len(view.pile) < max(self.pile, 1) or not (DRAW in legal and TAKE_PILE in legal):
+                return [suggestion]
+            return [suggestion, TAKE_PILE if suggestion == DRAW else DRAW]
         if view.phase != "play" or not isinstance(suggestion, Discard):
             return [suggestion]
-        return [a for a in legal if isinstance(a, Discard)]
+        if isinstance(self.policy, HeuristicBot):
+            ranked = self.policy.ranked_discards(view, legal)
+        else:
+            ranked = [a for a in legal if isinstance(a, Discard)]
+        others = [a for a in ranked if a != suggestion]
+        return [suggestion, *others[: self.width - 1]]
 
     def _search(self, view: SeatView, candidates: list[Action]) -> Action:
         sampler = Determinizer(view)
         side = view.side
         k = len(candidates)
-        visits = [0] * k
-        totals = [0.0] * k
+        live = list(range(k))
+        results: list[list[float]] = [[] for _ in range(k)]
         deadline = time.perf_counter() + self.time if self.time > 0 else math.inf
         limit = self.iterations or math.inf
-        done = 0
-        while done < limit and (done < k or time.perf_counter() < deadline):
-            if done < k:
-                i = done  # every candidate once first
-            else:
-                log_n = math.log(done)
-                i = max(
-                    range(k),
-                    key=lambda j: (
-                        totals[j] / visits[j] + self.explore * math.sqrt(log_n / visits[j])
-                    ),
-                )
-            game = sampler.sample(self.rng)
-            game.apply(candidates[i])
-            totals[i] += self._playout(game, side)
-            visits[i] += 1
-            done += 1
-        self.last_iterations = done
-        best = max(range(k), key=lambda j: totals[j] / visits[j] if visits[j] else -math.inf)
+        rounds = 0
+        while rounds < limit and len(live) > 1:
+            if rounds >= _MIN_ROUNDS and time.perf_counter() >= deadline:
+                break
+            deal = sampler.sample(self.rng)
+            seed = self.rng.randrange(2**31)
+            for i in live:
+                game = deal.clone()
+                game.apply(candidates[i])
+                results[i].append(self._playout(game, side, seed))
+            rounds += 1
+            if rounds >= _MIN_ROUNDS and self.prune > 0:
+                best = max(live, key=lambda j: _mean(results[j]))
+                live = [
+                    j
+                    for j in live
+                    if j == best or _gap(results[j], results[best], rounds) > -self.prune
+                ]
+        self.last_rounds = rounds
+        best = max(live, key=lambda j: _mean(results[j]))
+        if best != 0 and _gap(results[best], results[0], rounds) < self.margin:
+            return candidates[0]
         return candidates[best]
 
-    def _playout(self, game: Game, side: int) -> float:
-        """Play the sampled hand out with the policy; the result for ``side``, about -1..1."""
-        bots = [self.policy_cls(seed=self.rng.randrange(2**31)) for _ in range(game.players)]
+    def _playout(self, game: Game, side: int, seed: int) -> float:
+        """Play the sampled hand out with the policy: ``side``'s score minus the best other."""
+        bots = [self.policy_cls(seed=seed + s) for s in range(game.players)]
+        full = self.full
         turns = 0
         while not game.is_hand_over():
             seat = game.turn
             legal = game.legal_actions()
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                bot = bots[seat]
-                action = bot.choose(seat_view(game, seat, full=bot.wants_full_view), legal)
+            action = (
+                legal[0]
+                if len(legal) == 1
+                else bots[seat].choose(seat_view(game, seat, full=full), legal)
+            )
+            game.apply(action)
             if isinstance(action, Discard):
                 turns += 1
                 if self.depth and turns >= self.depth * game.players:
-                    game.apply(action)
                     break
-            game.apply(action)
         scores = [s.total for s in game.scores()]
         mine = scores[side]
-        best_other = max(s for i, s in enumerate(scores) if i != side)
-        return max(-1.0, min(1.0, (mine - best_other) / 1000))
+        return float(mine - max(s for i, s in enumerate(scores) if i != side))
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else -math.inf
+
+
+def _gap(a: Sequence[float], b: Sequence[float], rounds: int) -> float:
+    """Mean of ``a − b`` over the rounds both were played, in standard errors."""
+    n = min(len(a), len(b), rounds)
+    if n < 2:
+        return 0.0
+    d = [a[i] - b[i] for i in range(n)]
+    m = sum(d) / n
+    var = sum((x - m) ** 2 for x in d) / (n - 1)
+    if var == 0:
+        return math.copysign(math.inf, m) if m else 0.0
+    return m / math.sqrt(var / n)
