@@ -215,8 +215,8 @@ class PlayApp(App[Path | None]):
     # ----- human actions -----------------------------------------------------------------
     def act(self, action: Action | str) -> bool:
         """Play one human action; show the engine's reason when it is refused."""
-        text = action if isinstance(action, str) else action_text(action)
-        return self.done(self.controller.play(action), text)
+        outcome = self.controller.play(action)
+        return self.done(outcome, action_text(outcome.action) if outcome.action else "")
 
     def done(self, outcome: Outcome, text: str) -> bool:
         """Show what became of a human action (``text``) and go on."""

@@ -11,7 +11,7 @@ human seat's :class:`~buraco.views.SeatView`, so nothing hidden reaches it.
 >>> c.names, c.human_to_move
 (('You', 'Ana'), False)
 >>> c.play("draw")
-Outcome(ok=False, message="wait: it is Ana's turn")
+Outcome(ok=False, message="wait: it is Ana's turn", action=None)
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ class Outcome:
 
     ok: bool
     message: str = ""
+    action: Action | None = None
+    """The action applied (the typed notation parsed, a placement filled in)."""
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,7 @@ class Controller:
             g.apply(act, seat=HUMAN)
         except BuracoError as exc:
             return Outcome(False, str(exc))
-        return Outcome(True)
+        return Outcome(True, action=act)
 
     def play_all(self, actions: Sequence[Action]) -> Outcome:
         """Apply actions planned together (see :meth:`plan_adds`), stopping at a refusal."""

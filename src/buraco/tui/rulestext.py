@@ -37,10 +37,11 @@ def rules_summary(r: Rules) -> list[str]:
     else:
         lines.append(f"Sides: everyone plays alone ({r.sides} sides).")
     jokers = f" and {r.decks * r.jokers_per_deck} jokers" if r.jokers_per_deck else ", no jokers"
+    joker_points = f"joker {r.joker_value}, " if r.jokers_per_deck else ""
     lines.append(
         f"Pack: {r.decks} decks{jokers}. Wild cards: "
         + ("the jokers and the 2s" if r.jokers_per_deck else "the 2s")
-        + f". Points: joker {r.joker_value}, 2 {r.two_value}, ace {r.ace_value}, "
+        + f". Points: {joker_points}2 {r.two_value}, ace {r.ace_value}, "
         f"8 to K {r.high_value}, 3 to 7 {r.low_value}."
     )
     pots = ", ".join(str(p) for p in r.pot_sizes)
@@ -94,15 +95,18 @@ def rules_summary(r: Rules) -> list[str]:
             opening += f"; a failed try adds {r.failed_opening_penalty}"
         lines.append(opening + ".")
     canastra = "a clean canastra" if r.go_out_canastra == "clean" else "a canastra"
-    out = f"Going out: take the morto first and hold {canastra}"
+    out = f"Going out: your side must have taken a morto and hold {canastra}"
     out += "; a final discard is needed" if r.go_out_discard == "required" else ""
     out += "" if r.go_out_wild_discard else " (not a wild)"
     out += "" if r.go_out_first_turn else "; not in your first turn"
     lines.append(out + f"; worth +{r.going_out_bonus}.")
-    lines.append(
+    morto = (
         "Morto: taken when a hand empties (by melding, or by discarding); a side that never "
         f"takes its morto loses {r.pot_penalty}."
     )
+    if r.hidden_indirect_pot:
+        morto += " A morto taken by discarding stays unseen until your partner has played."
+    lines.append(morto)
     end = "The hand ends when someone goes out or the stock runs out"
     if r.pot_to_stock:
         end += " (an untaken morto then becomes the stock)"
