@@ -36,6 +36,7 @@ def run(*args: str) -> tuple[int, str]:
         (["-o", "colour=red"], "unknown option 'colour'"),
         (["--resume", "missing.json"], "cannot read record"),
         (["--resume", "x.json", "--preset", "us"], "--resume takes the rules"),
+        (["--save", "no/such/dir/m.json"], "there is no directory 'no/such/dir'"),
     ],
 )
 def test_play_refuses_bad_input_in_one_line(args: list[str], message: str) -> None:

@@ -66,7 +66,9 @@ async def test_a_hand_is_played_to_its_end_with_keys_and_clicks(tmp_path: Path) 
         assert scores is not None
         for side in scores:
             assert str(side["total"]) in breakdown
-        assert "ended" not in text_of(app, "#hand-title")
+        title = text_of(app, "#hand-title")
+        assert "Hand 1 over:" in title and "Match: You" in title
+        assert any(how in title for how in ("went out", "the stock ran out", "could draw"))
         assert (tmp_path / "m.json").exists()  # saved at the end of the hand
         await pilot.press("enter")
         await settle(pilot, app)
@@ -368,3 +370,25 @@ async def test_the_move_key_moves_a_wild_and_footer_keys_are_buttons(tmp_path: P
         assert "JK(8)" in text_of(app, "#table")
         await pilot.press("w")  # once a turn
         assert app.message == "refused: a wild moves at most once a turn"
+
+
+async def test_dialogs_hold_the_board_keys_and_a_failed_save_keeps_the_game(
+    tmp_path: Path,
+) -> None:
+    c = stacked(tmp_path, hands=[HAND], stock="TH")
+    c.save_path = tmp_path / "missing" / "m.json"
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await click_cards(pilot, app, parse_cards("3C JK 4C"))
+        await pilot.press("m")
+        assert isinstance(app.screen, ChoiceScreen)
+        before = c.record()
+        await pilot.press("x", "d", "t")  # the board's keys are off under the dialog
+        assert c.record() == before and isinstance(app.screen, ChoiceScreen)
+        await pilot.press("escape")
+        assert app.message == "cancelled" and c.record() == before
+        await pilot.press("q")  # the file cannot be written: the game stays open
+        assert app.is_running
+        assert app.message.startswith("cannot save to ") and "No such file" in app.message

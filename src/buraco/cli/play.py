@@ -27,6 +27,8 @@ def make_app(
     """The app for these command-line values; bad input exits with a one-line error."""
     if pace < 0 or pace != pace:
         fail(f"--pace must be 0 or more seconds, not {pace}")
+    if save is not None and not save.parent.is_dir():
+        fail(f"--save {save}: there is no directory {str(save.parent)!r}")
     specs = split_specs(bots) if bots is not None else None
     with user_errors():
         if resume is not None:

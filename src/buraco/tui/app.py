@@ -176,7 +176,7 @@ class PlayApp(App[Path | None]):
             hand = c.view().hand_number
             if self._shown_over != hand:
                 self._shown_over = hand
-                c.save()
+                self.save()
                 self.show_hand_over()
             return
         if c.human_to_move:
@@ -502,13 +502,27 @@ class PlayApp(App[Path | None]):
         """Keys and the rules of the preset."""
         self.push_screen(HelpScreen(self.controller.rules))
 
+    def save(self) -> Path | None:
+        """Save the match; on failure say why and return None."""
+        try:
+            self.saved_to = self.controller.save()
+        except OSError as exc:
+            self.say(f"cannot save to {self.controller.save_path}: {exc.strerror}", "error")
+            return None
+        return self.saved_to
+
     def action_save(self) -> None:
         """Save the match now."""
-        path = self.controller.save()
-        self.saved_to = path
-        self.say(f"saved to {path}")
+        path = self.save()
+        if path is not None:
+            self.say(f"saved to {path}")
 
     def action_quit_game(self) -> None:
-        """Save the match and quit."""
-        self.saved_to = self.controller.save()
-        self.exit(self.saved_to)
+        """Save the match and quit; a match that cannot be saved stays open."""
+        path = self.save()
+        if path is not None:
+            self.exit(path)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: save the match if it can be saved, and quit anyway."""
+        self.exit(self.save())
