@@ -19,11 +19,13 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
 
 from buraco.actions import DRAW, TAKE_PILE, TURN_UP, Action, Add, Discard, Meld, MoveWild, Place
 from buraco.cards import Card
+from buraco.rules import Rules
 from buraco.tui.board import Board
 from buraco.tui.choice import ChoiceScreen
 from buraco.tui.controller import Controller, Outcome
@@ -59,10 +61,11 @@ Screen { layout: vertical; }
 """
 
 
-def goal_text(controller: Controller) -> str:
-    """How the match ends, in words."""
-    r = controller.rules
-    return f"of {r.match_hands} hands" if r.match_hands else f"to {r.target}"
+def goal_text(r: Rules) -> str:
+    """How the match ends, in words (``to 3000``, ``of 2 hands``)."""
+    if r.match_hands:
+        return f"of {r.match_hands} hand{'s' if r.match_hands > 1 else ''}"
+    return f"to {r.target}"
 
 
 class PlayApp(App[Path | None]):
@@ -90,6 +93,8 @@ class PlayApp(App[Path | None]):
         Binding("r", "scores", "Scores", show=False),
         Binding("ctrl+s", "save", "Save", show=False),
         Binding("escape", "escape", "Back", show=False),
+        Binding("pageup", "scroll_melds(-1)", "Melds up", show=False),
+        Binding("pagedown", "scroll_melds(1)", "Melds down", show=False),
     ]
 
     def __init__(self, controller: Controller, pace: float = 0.5) -> None:
@@ -141,7 +146,7 @@ class PlayApp(App[Path | None]):
             f"seed {c.seed} · bots {','.join(bots)} · pace {self.pace:g}s"
         )
         self.query_one("#title", Static).update(Text(title, overflow="ellipsis", no_wrap=True))
-        self.query_one(Board).show(v, goal_text(c))
+        self.query_one(Board).show(v, goal_text(c.rules))
 
     def say(self, text: str, kind: str = "") -> None:
         """Show a line in the message bar (``error`` and ``hint`` stand out)."""
@@ -383,6 +388,14 @@ class PlayApp(App[Path | None]):
             self.hand.clear_selection()
         else:
             self.hand.focus()
+
+    def action_scroll_melds(self, direction: int) -> None:
+        """Scroll the melds a page up or down."""
+        melds = self.query_one("#melds", VerticalScroll)
+        if direction > 0:
+            melds.scroll_page_down()
+        else:
+            melds.scroll_page_up()
 
     def on_table_view_meld_clicked(self, event: TableView.MeldClicked) -> None:
         """A click on a meld of your side adds the selected cards to it."""

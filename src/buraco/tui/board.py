@@ -43,7 +43,7 @@ class Board(Vertical):
                     yield TableView(id="table")
             with Vertical(id="right"):
                 yield StatusPanel(id="status")
-                log = RichLog(id="log", wrap=True, markup=False, max_lines=2000)
+                log = RichLog(id="log", wrap=True, markup=False, max_lines=2000, min_width=10)
                 log.can_focus = False
                 yield log
         yield HandView(self.hand_title, id="hand")

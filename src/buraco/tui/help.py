@@ -35,6 +35,7 @@ PLAY_KEYS: tuple[tuple[str, str], ...] = (
     ("r", "the scores of the hands so far"),
     ("Ctrl+S", "save the match now"),
     ("q", "quit; the match is saved and `buraco play --resume FILE` goes on"),
+    ("PgUp / PgDn", "scroll the melds (or the mouse wheel)"),
     ("? / F1", "this help"),
 )
 """The keys of ``buraco play``."""

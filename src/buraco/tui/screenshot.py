@@ -1,8 +1,9 @@
 """The README's screenshot of a game in progress: ``python -m buraco.tui.screenshot [FILE]``.
 
 A seeded match is played for some turns (the human's moves are the heuristic
-bot's hints), a meld is selected in the hand, and Textual's SVG screenshot of
-the 80×24 screen is written (default ``docs/play.svg``).
+bot's hints), the human draws and asks for a hint (its cards are selected), and
+Textual's SVG screenshot of the 80×24 screen is written (default
+``docs/play.svg``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def advance(c: Controller, human_turns: int) -> None:
         c.play(hint)
 
 
-async def shoot(path: Path, seed: int = 37, human_turns: int = 8) -> None:
+async def shoot(path: Path, seed: int = 51, human_turns: int = 3) -> None:
     """Write the screenshot to ``path``."""
     c = Controller.new(make_rules("aberto", players=4), ["heuristic"], seed, Path("/dev/null"))
     advance(c, human_turns)

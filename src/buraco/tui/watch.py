@@ -18,6 +18,7 @@ from textual.worker import Worker
 
 from buraco.game import Game
 from buraco.record import replay
+from buraco.tui.app import goal_text
 from buraco.tui.board import Board
 from buraco.tui.help import HelpScreen
 from buraco.tui.render import use_colour
@@ -165,7 +166,7 @@ class WatchApp(App[None]):
         view = st.view(self.seat)
         title = f"buraco replay · {r.preset} · {r.players} players · watching {g.names[self.seat]}"
         self.query_one("#title", Static).update(Text(title, no_wrap=True, overflow="ellipsis"))
-        goal = f"of {r.match_hands} hands" if r.match_hands else f"to {r.target}"
+        goal = goal_text(r)
         self.query_one(Board).show(view, goal, f"{g.names[self.seat]}'s hand")
         where = (
             f"hand {st.hand + 1}/{len(st.actions)} · action {st.done}/{len(st.actions[st.hand])}"
