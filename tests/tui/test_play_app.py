@@ -80,6 +80,7 @@ async def test_an_illegal_attempt_shows_the_engines_reason_and_changes_nothing(
     tmp_path: Path,
 ) -> None:
     c = stacked(tmp_path, hands=[HAND], stock="TH")
+    c.save_path = tmp_path / "missing" / "m.json"
     app = PlayApp(c, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
@@ -112,6 +113,9 @@ async def test_an_illegal_attempt_shows_the_engines_reason_and_changes_nothing(
         assert c.record() == after_draw
         assert hand_before != text_of(app, "#hand")  # the drawn card is there
         assert len(app.hand.selected) == 3  # the selection is kept after a refusal
+        await pilot.press("q")  # the file cannot be written: the game stays open
+        assert app.is_running
+        assert app.message.startswith("cannot save to ") and "No such file" in app.message
 
 
 async def test_melding_asks_where_the_wild_stands_and_adding_asks_its_end(
@@ -127,6 +131,11 @@ async def test_melding_asks_where_the_wild_stands_and_adding_asks_its_end(
         await click_cards(pilot, app, parse_cards("3C JK 4C"))
         await pilot.press("m")
         assert isinstance(app.screen, ChoiceScreen)
+        before = c.record()
+        await pilot.press("x", "d", "t")  # the board's keys are off under a dialog
+        await pilot.press("escape")
+        assert app.message == "cancelled" and c.record() == before
+        await pilot.press("m")
         await choose(pilot, app, 1)  # the joker high, as 5C
         melds = c.view().melds[0]
         assert [m.cards for m in melds] == [tuple(parse_cards("3C 4C JK"))]
@@ -267,13 +276,9 @@ async def test_the_pile_shows_every_card_when_open_and_the_top_when_closed(
 ) -> None:
     for preset, shown in (("aberto", 4), ("fechado", 1)):
         c = stacked(tmp_path, preset, hands=["AC 3C 4C", "AD 3D 4D"], stock="KS KH")
-        for text in ("draw", "discard AC", "draw", "discard AD") * 1 + (
-            "draw",
-            "discard 3C",
-            "draw",
-            "discard 3D",
-        ):
-            c.game.apply(text, seat=c.game.to_move)
+        for card in ("AC", "AD", "3C", "3D"):
+            c.game.apply("draw", seat=c.game.to_move)
+            c.game.apply(f"discard {card}", seat=c.game.to_move)
         app = PlayApp(c, pace=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
@@ -281,6 +286,9 @@ async def test_the_pile_shows_every_card_when_open_and_the_top_when_closed(
             assert "Pile 4" in pile
             assert sum(label in pile for label in ("A♣", "A♦", "3♣", "3♦")) == shown, pile
             assert "3♦" in pile  # the top card
+            if preset == "aberto":  # a click on the pile takes it
+                assert await pilot.click(PileView, offset=app.query_one(PileView).item_offset(PILE))
+                assert c.view().log[-1] == "you: take-pile (AC AD 3C 3D)"
 
 
 @pytest.mark.parametrize(("preset", "players", "sides"), [("italiano", 3, 3), ("us", 6, 3)])
@@ -339,18 +347,6 @@ async def test_no_color_draws_every_card_plain_and_readable(
             assert "5♥" in text and "3♣" in text and "K♠" in text and "JK" in text
 
 
-async def test_pile_clicks_take_the_pile_when_it_may_be_taken(tmp_path: Path) -> None:
-    c = stacked(tmp_path, hands=["5H 6H", "AD 3D 4D 7H"], stock="KS KH")
-    for text in ("draw", "discard KS", "draw", "discard 7H"):
-        c.game.apply(text, seat=c.game.to_move)
-    app = PlayApp(c, pace=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        pile = app.query_one(PileView)
-        assert await pilot.click(PileView, offset=pile.item_offset(PILE))
-        assert c.view().log[-1] == "you: take-pile (KS 7H)"
-
-
 async def test_the_move_key_moves_a_wild_and_footer_keys_are_buttons(tmp_path: Path) -> None:
     c = stacked(tmp_path, "us", hands=["JK 5H 6H 7H AS AD AC KS QD 8S 3C"], stock="TH")
     app = PlayApp(c, pace=0)
@@ -370,25 +366,3 @@ async def test_the_move_key_moves_a_wild_and_footer_keys_are_buttons(tmp_path: P
         assert "JK(8)" in text_of(app, "#table")
         await pilot.press("w")  # once a turn
         assert app.message == "refused: a wild moves at most once a turn"
-
-
-async def test_dialogs_hold_the_board_keys_and_a_failed_save_keeps_the_game(
-    tmp_path: Path,
-) -> None:
-    c = stacked(tmp_path, hands=[HAND], stock="TH")
-    c.save_path = tmp_path / "missing" / "m.json"
-    app = PlayApp(c, pace=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("d")
-        await click_cards(pilot, app, parse_cards("3C JK 4C"))
-        await pilot.press("m")
-        assert isinstance(app.screen, ChoiceScreen)
-        before = c.record()
-        await pilot.press("x", "d", "t")  # the board's keys are off under the dialog
-        assert c.record() == before and isinstance(app.screen, ChoiceScreen)
-        await pilot.press("escape")
-        assert app.message == "cancelled" and c.record() == before
-        await pilot.press("q")  # the file cannot be written: the game stays open
-        assert app.is_running
-        assert app.message.startswith("cannot save to ") and "No such file" in app.message
