@@ -14,6 +14,10 @@ from typing import Any
 import pytest
 
 from buraco import Game, IllegalAction, card_name, deck_for, make_rules, replay
+from buraco.rules import PRESETS
+
+TABLES = [(preset, players) for preset, spec in PRESETS.items() for players in spec.players]
+"""Every preset with every player count it is played by."""
 
 
 def play(

@@ -8,21 +8,7 @@ from buraco.actions import Action
 from buraco.bots import Bot, GreedyBot, MctsBot, RandomBot, make_bot, play_hand, play_match
 from buraco.melds import TableMeld
 from buraco.views import SeatView
-
-PRESETS = [
-    ("aberto", 2),
-    ("aberto", 4),
-    ("fechado", 2),
-    ("fechado", 4),
-    ("us", 2),
-    ("us", 4),
-    ("us", 6),
-    ("netcartas", 2),
-    ("netcartas", 4),
-    ("italiano", 2),
-    ("italiano", 3),
-    ("italiano", 4),
-]
+from scenario import TABLES
 
 
 def test_bots_by_name() -> None:
@@ -57,7 +43,7 @@ def test_bot_parameters_are_checked() -> None:
             make_bot(spec)
 
 
-@pytest.mark.parametrize(("preset", "players"), PRESETS)
+@pytest.mark.parametrize(("preset", "players"), TABLES)
 @pytest.mark.parametrize("name", ["random", "greedy", "mcts:iterations=1,policy=greedy"])
 def test_bots_play_every_preset_to_the_end(preset: str, players: int, name: str) -> None:
     for seed in range(1 if name.startswith("mcts") else 2):

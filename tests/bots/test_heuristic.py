@@ -8,22 +8,7 @@ from buraco import Add, Discard, Game, Meld, TakePile, card_name
 from buraco.actions import Action
 from buraco.bots import BOTS, HeuristicBot, RandomBot, make_bot, play_hand
 from buraco.views import seat_view
-from scenario import play
-
-PRESETS = [
-    ("aberto", 2),
-    ("aberto", 4),
-    ("fechado", 2),
-    ("fechado", 4),
-    ("us", 2),
-    ("us", 4),
-    ("us", 6),
-    ("netcartas", 2),
-    ("netcartas", 4),
-    ("italiano", 2),
-    ("italiano", 3),
-    ("italiano", 4),
-]
+from scenario import TABLES, play
 
 
 def choice(game: Game) -> Action:
@@ -43,7 +28,7 @@ def test_registered_by_name() -> None:
 # ----- every preset and player count -------------------------------------------------
 
 
-@pytest.mark.parametrize(("preset", "players"), PRESETS)
+@pytest.mark.parametrize(("preset", "players"), TABLES)
 def test_plays_every_preset_to_the_end(preset: str, players: int) -> None:
     for seed in range(2):
         game = Game(preset, players=players, seed=seed, match=False)
