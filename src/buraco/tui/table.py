@@ -23,7 +23,20 @@ def side_name(view: SeatView, side: int) -> str:
     return " & ".join(view.names[s] for s in seats)
 
 
-class TableView(Widget):
+class _ViewWidget(Widget):
+    """A widget drawn from the latest view it was shown."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.view: SeatView | None = None
+
+    def show(self, view: SeatView) -> None:
+        """Draw from a new view."""
+        self.view = view
+        self.refresh(layout=True)
+
+
+class TableView(_ViewWidget):
     """Every side's melds, the viewer's side first, with clean/dirty and canastra marks."""
 
     DEFAULT_CSS = "TableView { height: auto; padding: 0 1; }"
@@ -35,15 +48,6 @@ class TableView(Widget):
             super().__init__()
             self.meld = meld
             """The meld's index (0-based)."""
-
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.view: SeatView | None = None
-
-    def show(self, view: SeatView) -> None:
-        """Draw from a new view."""
-        self.view = view
-        self.refresh(layout=True)
 
     def sides_in_order(self) -> list[int]:
         """The viewer's side first, then the others in turn order."""
@@ -110,7 +114,7 @@ class TableView(Widget):
 STOCK, PILE = 0, 1
 
 
-class PileView(Widget):
+class PileView(_ViewWidget):
     """The stock's size and the discard pile: every card when open, the top when closed."""
 
     DEFAULT_CSS = "PileView { height: auto; padding: 0 1; }"
@@ -121,15 +125,6 @@ class PileView(Widget):
         def __init__(self, what: int) -> None:
             super().__init__()
             self.what = what
-
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.view: SeatView | None = None
-
-    def show(self, view: SeatView) -> None:
-        """Draw from a new view."""
-        self.view = view
-        self.refresh(layout=True)
 
     MAX_LINES = 4
 
