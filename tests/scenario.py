@@ -155,6 +155,27 @@ def out_in_one_turn(preset: str, **kw: Any) -> Game:
     )
 
 
+def pot_then_partner_out(preset: str) -> Game:
+    """Four players: seat 0 melds 3S-AS, takes the side's only morto and discards 4C; seat 1
+    draws and discards; seat 2, the partner, melds 3H-AH and goes out."""
+    return play(
+        preset,
+        4,
+        hands=[SPADES, CLUBS, HEARTS, DIAMONDS],
+        pots=[JUNK],
+        stock="AS 9S AH",
+        actions=[
+            "draw",
+            f"meld {SPADES} AS",
+            "discard 4C",
+            "draw",
+            "discard 9S",
+            "draw",
+            f"meld {HEARTS} AH",
+        ],
+    )
+
+
 # What a seat's view holds (the engine issue: own hand, every side's melds, the pile as the
 # preset shows it, other hands' sizes, stock and morto sizes and status, scores, whose turn,
 # legal actions).

@@ -9,7 +9,6 @@ import pytest
 
 from buraco import Game, RulesError, card_name, make_rules
 from scenario import (
-    CLUBS,
     DIAMONDS,
     HEARTS,
     JUNK,
@@ -20,6 +19,7 @@ from scenario import (
     melds,
     out_in_one_turn,
     play,
+    pot_then_partner_out,
     refused,
 )
 
@@ -386,22 +386,7 @@ def test_the_first_of_a_pair_to_finish_takes_the_pot_the_partner_then_beats() ->
     # the pair who finishes all cards from his hand have to get the pair pot)
     # 004 §How to play: When one of the player who already bought the pot do not have more cards
     # in hands so he has beat
-    game = play(
-        "netcartas",
-        4,
-        hands=[SPADES, CLUBS, HEARTS, DIAMONDS],
-        pots=[JUNK],
-        stock="AS 9S AH",
-        actions=[
-            "draw",
-            f"meld {SPADES} AS",
-            "discard 4C",
-            "draw",
-            "discard 9S",
-            "draw",
-            f"meld {HEARTS} AH",
-        ],
-    )
+    game = pot_then_partner_out("netcartas")
     assert game.is_hand_over()
     assert game.ended_by == "going-out"
     assert game.pot_taken == [True, False]

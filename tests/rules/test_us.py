@@ -33,6 +33,7 @@ from scenario import (
     melds,
     out_in_one_turn,
     play,
+    pot_then_partner_out,
     refused,
     views,
 )
@@ -886,22 +887,7 @@ def test_a_team_takes_one_pot_and_the_partner_then_goes_out() -> None:
     # taken a hand from the pot, then the player picks-up the next hand from the pot
     # 000 §Ending the Hand: If a player plays all the cards in their hand and the team has taken
     # a hand from the pot and the team has at least one clean meld ... then the game ends
-    game = play(
-        "us",
-        4,
-        hands=[SPADES, CLUBS, HEARTS, DIAMONDS],
-        pots=[JUNK],
-        stock="AS 9S AH",
-        actions=[
-            "draw",
-            f"meld {SPADES} AS",
-            "discard 4C",
-            "draw",
-            "discard 9S",
-            "draw",
-            f"meld {HEARTS} AH",
-        ],
-    )
+    game = pot_then_partner_out("us")
     assert game.is_hand_over()
     assert game.ended_by == "going-out"
     assert game.pot_taken == [True, False]
