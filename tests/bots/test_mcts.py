@@ -5,6 +5,7 @@ import random
 from buraco import Game
 from buraco.actions import Discard
 from buraco.bots import GreedyBot, HeuristicBot, MctsBot, play_hand
+from buraco.bots.evaluation import Evaluation
 from buraco.views import seat_view
 
 
@@ -117,3 +118,23 @@ def test_it_plays_whole_hands_of_several_presets() -> None:
         bots = [MctsBot(seed=s, iterations=3, policy="greedy") for s in range(players)]
         assert play_hand(game, bots) > 0
         assert game.is_hand_over()
+
+
+def test_playouts_stop_after_depth_rounds_and_are_scored_by_the_evaluation() -> None:
+    game = Game("aberto", players=4, seed=11, match=False)
+    evaluation = Evaluation.for_rules(game.rules)
+    cut = game.clone()
+    result = MctsBot(seed=0, iterations=1, depth=2)._playout(cut, 0, 7, evaluation)
+    assert not cut.is_hand_over()
+    assert sum(isinstance(e.action, Discard) for e in cut.events) == 2 * 4  # two rounds
+    assert result == evaluation.result(cut, 0) != 0
+    # depth 0: to the end of the hand, scored by the game itself
+    whole = game.clone()
+    result = MctsBot(seed=0, iterations=1, depth=0)._playout(whole, 0, 7, evaluation)
+    totals = [s.total for s in whole.scores()]
+    assert whole.is_hand_over() and result == totals[0] - totals[1]
+
+
+def test_the_default_search_cuts_its_playouts() -> None:
+    bot = MctsBot(seed=0)
+    assert (bot.depth, bot.time, bot.pile) == (4, 0.1, 1)

@@ -1,0 +1,181 @@
+"""A fitted evaluation of a hand in progress, for search bots that stop playouts early.
+
+A playout to the end of a hand is long (hundreds of turns with heuristic players)
+and its result swings by hundreds of points on luck that comes after the decision
+being judged. Stopping a few rounds in and scoring the position with an estimate of
+the hand's final result keeps most of what the decision changed and drops most of
+that noise.
+
+The estimate is linear in a few public facts per side (:data:`FEATURES`): what is
+melded, canastra bonuses, cards and points still in the hands, the morto, whether
+the side may go out yet. Its weights are fitted by least
+squares on positions from games the ``heuristic`` bot played against itself, one set
+per preset and player count (:data:`WEIGHTS`), predicting each pair of sides'
+difference in final hand score from the difference in their features. Rules without
+fitted weights (other options, other player counts) use the preset's nearest table.
+
+>>> from buraco import Game
+>>> game = Game("aberto", players=4, seed=4, match=False)
+>>> features(game, 0), features(game, 1)  # at the deal: only the hands differ
+((0, 0, -175, 22, 0, 0), (0, 0, -240, 22, 0, 0))
+>>> evaluation = Evaluation.for_rules(game.rules)
+>>> round(evaluation.result(game, 0))  # side 0's estimate minus side 1's
+-49
+
+To fit again (after the heuristic changes), see :func:`fit` and
+``scripts/fit_evaluation.py``; fitting needs numpy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from buraco.game import Game
+from buraco.rules import Rules
+
+FEATURES = ("melds", "bonuses", "hand", "cards", "pot", "ready")
+"""Per side: card values melded; canastra bonuses; minus the card values in its hands;
+cards in its hands; 1 once its morto is taken; 1 once it holds the canastra it needs to
+go out."""
+
+
+def features(game: Game, side: int) -> tuple[float, ...]:
+    """A side's values of :data:`FEATURES` in a game."""
+    r = game.rules
+    melds = bonuses = ready = 0
+    need_clean = r.go_out_canastra == "clean"
+    for m in game.melds[side]:
+        if m.staged:
+            continue
+        melds += m.value
+        if m.size >= 7:
+            b = m.bonus(r)
+            if b is not None:
+                bonuses += b.points
+            if not need_clean or m.wild < 0:
+                ready = 1
+    hand = cards = 0
+    values = game.values
+    for seat in r.seats_of(side):
+        h = game.hands[seat]
+        cards += game.sizes[seat]
+        hand -= sum(values[c] * n for c, n in enumerate(h) if n)
+    pot = 1 if game.pot_taken[side] else 0
+    return (melds, bonuses, hand, cards, pot, ready)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Weights of :data:`FEATURES`: a side's value is their weighted sum."""
+
+    weights: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(FEATURES):
+            raise ValueError(f"an evaluation needs {len(FEATURES)} weights, one per feature")
+
+    @classmethod
+    def for_rules(cls, rules: Rules) -> Evaluation:
+        """The fitted weights for a preset and player count (the preset's nearest)."""
+        key = (rules.preset, rules.players)
+        if key in WEIGHTS:
+            return cls(WEIGHTS[key])
+        same = sorted((abs(p - rules.players), p) for (name, p) in WEIGHTS if name == rules.preset)
+        if same:
+            return cls(WEIGHTS[(rules.preset, same[0][1])])
+        return cls(WEIGHTS[("aberto", 4)])
+
+    def value(self, game: Game, side: int) -> float:
+        """The side's estimated worth in the hand (comparable between sides)."""
+        return sum(w * f for w, f in zip(self.weights, features(game, side), strict=True))
+
+    def result(self, game: Game, side: int) -> float:
+        """``side``'s estimated final score minus the best other side's.
+
+        The real scores once the hand is over.
+        """
+        scores: list[float]
+        if game.is_hand_over():
+            scores = [float(s.total) for s in game.scores()]
+        else:
+            scores = [self.value(game, s) for s in range(game.k)]
+        mine = scores[side]
+        return float(mine - max(s for i, s in enumerate(scores) if i != side))
+
+
+def samples(
+    preset: str, players: int, hands: int, seed: int = 0, every: int = 1
+) -> tuple[list[tuple[float, ...]], list[float]]:
+    """Training rows from heuristic self-play: feature differences and final differences.
+
+    For every ``every``-th turn of each hand and every pair of sides, one row: the
+    first side's features minus the second's, and the same difference of their final
+    hand scores.
+    """
+    from buraco.actions import Discard
+    from buraco.bots.heuristic import HeuristicBot
+    from buraco.views import seat_view
+
+    rng = random.Random(seed)
+    xs: list[tuple[float, ...]] = []
+    ys: list[float] = []
+    for _ in range(hands):
+        game = Game(preset, players=players, seed=rng.randrange(2**31), match=False)
+        bots = [HeuristicBot(seed=rng.randrange(2**31)) for _ in range(players)]
+        snaps: list[list[tuple[float, ...]]] = []
+        turns = 0
+        while not game.is_hand_over():
+            seat = game.turn
+            legal = game.legal_actions()
+            action = (
+                legal[0]
+                if len(legal) == 1
+                else bots[seat].choose(seat_view(game, seat, full=True), legal)
+            )
+            game.apply(action)
+            if isinstance(action, Discard) and not game.is_hand_over():
+                turns += 1
+                if turns % every == 0:
+                    snaps.append([features(game, s) for s in range(game.k)])
+        final = [s.total for s in game.scores()]
+        for snap in snaps:
+            for a in range(game.k):
+                for b in range(a + 1, game.k):
+                    xs.append(tuple(p - q for p, q in zip(snap[a], snap[b], strict=True)))
+                    ys.append(float(final[a] - final[b]))
+    return xs, ys
+
+
+def fit(xs: Sequence[Sequence[float]], ys: Sequence[float]) -> tuple[float, ...]:
+    """Least-squares weights (no intercept: the rows are differences between sides)."""
+    try:
+        import numpy as np
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise RuntimeError("fitting an evaluation needs numpy: pip install 'buraco[fit]'") from exc
+    a = np.asarray(xs, dtype=float)
+    b = np.asarray(ys, dtype=float)
+    w, *_ = np.linalg.lstsq(a, b, rcond=None)
+    return tuple(round(float(x), 3) for x in w)
+
+
+WEIGHTS: dict[tuple[str, int], tuple[float, ...]] = {
+    # scripts/fit_evaluation.py --hands 500 --seed 1: 500 training hands, 125 held out
+    ("aberto", 2): (0.261, 0.539, -1.301, -9.09, 281.441, 37.456),  # held-out R² 0.15
+    ("aberto", 4): (1.766, 0.1, -0.752, -0.55, 180.914, 185.373),  # held-out R² 0.13
+    ("fechado", 2): (1.867, 0.736, -2.852, -12.557, -71.742, 82.718),  # held-out R² 0.41
+    ("fechado", 4): (1.177, 0.808, -2.091, -20.857, 114.679, 14.705),  # held-out R² 0.28
+    ("netcartas", 2): (1.417, 0.704, 0.82, 10.379, -17.718, 42.307),  # held-out R² 0.06
+    ("netcartas", 4): (2.078, 0.573, -3.197, -10.116, -155.96, 153.182),  # held-out R² 0.05
+    ("us", 2): (1.626, 0.361, -0.601, 7.471, 195.195, 56.7),  # held-out R² 0.20
+    ("us", 4): (0.965, 0.15, -1.189, -10.981, 187.88, 132.219),  # held-out R² 0.15
+    ("us", 6): (1.908, 0.156, -1.39, -8.83, -1.494, 106.702),  # held-out R² 0.13
+    ("italiano", 2): (1.838, 0.65, 0.931, 27.785, -103.711, 104.082),  # held-out R² 0.44
+    ("italiano", 3): (1.706, 0.7, -2.67, -17.433, 108.367, 24.624),  # held-out R² 0.52
+    ("italiano", 4): (1.5, 0.943, -1.403, -6.309, 53.011, -14.245),  # held-out R² 0.28
+}
+"""Fitted weights per (preset, players), in the order of :data:`FEATURES`.
+
+Features move together (a morto taken brings cards and points into the hands), so one
+weight alone says little; the sum is what predicts."""

@@ -1,0 +1,114 @@
+"""The fitted evaluation that scores positions where a search stops its playouts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from buraco import Game, make_rules
+from buraco.bots import evaluation as ev
+from buraco.bots.evaluation import FEATURES, WEIGHTS, Evaluation, features, fit, samples
+from scenario import TABLES, play
+
+CANASTRA_AND_RUN = ["8H 9H TH JH QH KH AH 8S 9S TS 4C"]
+DIRTY_AND_RUN = ["8H 9H TH JH QH KH 2C 8S 9S TS 4C"]
+
+
+def test_features_of_a_side_with_a_clean_canastra() -> None:
+    # 001 §Scoring: melded cards count their values, a clean canastra earns its bonus
+    g = play(
+        "aberto",
+        hands=CANASTRA_AND_RUN,
+        stock="JS",
+        actions=["draw", "meld 8H 9H TH JH QH KH AH", "meld 8S 9S TS JS"],
+    )
+    values = g.values
+    melded = sum(m.value for m in g.melds[0])
+    assert melded == sum(values[c] for m in g.melds[0] for c in m.cards())
+    left = -sum(values[c] for c in g.hand(0))
+    assert features(g, 0) == (melded, g.rules.clean_bonus, left, 1, 0, 1)
+    other = features(g, 1)
+    assert other[:2] == (0, 0) and other[3] == 11 and other[5] == 0
+
+
+def test_a_dirty_canastra_is_not_enough_to_go_out_where_a_clean_one_is_needed() -> None:
+    # 001 §Going out: a side needs a clean canastra to go out (aberto)
+    actions = ["draw", "meld 8H 9H TH JH QH KH 2C", "meld 8S 9S TS JS"]
+    g = play("aberto", hands=DIRTY_AND_RUN, stock="JS", actions=actions)
+    f = dict(zip(FEATURES, features(g, 0), strict=True))
+    assert (f["bonuses"], f["ready"]) == (g.rules.dirty_bonus, 0)
+    # the same table where any canastra lets a side go out
+    g = play("aberto", hands=DIRTY_AND_RUN, stock="JS", actions=actions, go_out_canastra="any")
+    assert dict(zip(FEATURES, features(g, 0), strict=True))["ready"] == 1
+
+
+def test_partners_hands_count_for_their_side() -> None:
+    g = play("aberto", 4, hands=CANASTRA_AND_RUN, stock="JS", actions=["draw"])
+    f = dict(zip(FEATURES, features(g, 0), strict=True))
+    assert f["cards"] == len(g.hand(0)) + len(g.hand(2)) == 23
+    assert f["hand"] == -sum(g.values[c] for c in g.hand(0) + g.hand(2))
+
+
+def test_every_table_has_fitted_weights() -> None:
+    for preset, players in TABLES:
+        assert len(WEIGHTS[(preset, players)]) == len(FEATURES), (preset, players)
+
+
+def test_evaluation_needs_one_weight_per_feature() -> None:
+    with pytest.raises(ValueError, match="one per feature"):
+        Evaluation((1.0, 2.0))
+
+
+def test_tables_fall_back_to_the_nearest_player_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = {("us", 2): (1.0,) * 6, ("us", 6): (2.0,) * 6, ("aberto", 4): (3.0,) * 6}
+    monkeypatch.setattr(ev, "WEIGHTS", table)
+    assert Evaluation.for_rules(make_rules("us", players=4)).weights == (1.0,) * 6
+    assert Evaluation.for_rules(make_rules("us", players=6)).weights == (2.0,) * 6
+    assert Evaluation.for_rules(make_rules("fechado", players=2)).weights == (3.0,) * 6
+
+
+def test_result_is_the_side_against_the_best_other() -> None:
+    g = play(
+        "aberto",
+        hands=CANASTRA_AND_RUN,
+        stock="JS",
+        actions=["draw", "meld 8H 9H TH JH QH KH AH", "meld 8S 9S TS JS"],
+    )
+    e = Evaluation.for_rules(g.rules)
+    assert e.result(g, 0) == pytest.approx(e.value(g, 0) - e.value(g, 1))
+    assert e.result(g, 1) == pytest.approx(-e.result(g, 0))
+    assert e.result(g, 0) > 0
+
+
+def test_result_is_the_real_score_once_the_hand_is_over() -> None:
+    g = Game("aberto", players=2, seed=5, match=False)
+    rng = random.Random(5)
+    while not g.is_hand_over():
+        g.apply(rng.choice(g.legal_actions()))
+    totals = [s.total for s in g.scores()]
+    assert Evaluation.for_rules(g.rules).result(g, 0) == totals[0] - totals[1]
+
+
+def test_fit_recovers_known_weights() -> None:
+    pytest.importorskip("numpy")
+    rng = random.Random(3)
+    truth = (0.5, 1.5, 1.0, 8.0, 150.0, 40.0)
+    xs = [tuple(rng.uniform(-5, 5) for _ in FEATURES) for _ in range(200)]
+    ys = [sum(w * x for w, x in zip(truth, row, strict=True)) for row in xs]
+    assert fit(xs, ys) == pytest.approx(truth, abs=1e-3)
+
+
+def test_samples_give_rows_that_predict_held_out_hands() -> None:
+    pytest.importorskip("numpy")
+    xs, ys = samples("aberto", 4, 6, seed=1, every=4)
+    assert xs and len(xs) == len(ys) and all(len(x) == len(FEATURES) for x in xs)
+    tx, ty = samples("aberto", 4, 4, seed=2, every=4)
+    mean = sum(ty) / len(ty)
+    base = sum((y - mean) ** 2 for y in ty)
+    w = WEIGHTS[("aberto", 4)]
+    err = sum(
+        (y - sum(a * b for a, b in zip(w, x, strict=True))) ** 2
+        for x, y in zip(tx, ty, strict=True)
+    )
+    assert err < base  # the shipped weights explain part of the held-out variance
