@@ -13,6 +13,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
 )
 app.command("rules")(rules.rules)
 app.command("simulate")(simulate.simulate)

@@ -32,7 +32,7 @@ def bench(
     Runs on one core (the process is pinned when the system allows it). Random
     play enumerates the legal actions at every step and picks one uniformly;
     greedy play goes through the bot interface (a view per decision). Each
-    measure runs ``rounds`` timed rounds after one warm-up round and reports the
+    measure runs --rounds timed rounds after one warm-up round and reports the
     median.
     """
     with user_errors():
