@@ -5,7 +5,16 @@ import pytest
 
 from buraco import Game, IllegalAction
 from buraco.actions import Action
-from buraco.bots import Bot, GreedyBot, MctsBot, RandomBot, make_bot, play_hand, play_match
+from buraco.bots import (
+    Bot,
+    GreedyBot,
+    MctsBot,
+    RandomBot,
+    make_bot,
+    play_hand,
+    play_match,
+    play_one,
+)
 from buraco.melds import TableMeld
 from buraco.views import SeatView
 from scenario import TABLES
@@ -141,3 +150,23 @@ def test_a_refused_bot_choice_leaves_the_game_unchanged() -> None:
     with pytest.raises(IllegalAction, match=r"draw"):
         play_hand(game, [Cheat(), Cheat()])
     assert game.record() == before
+
+
+class _Refuser(Bot):
+    """A bot that must not be asked."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        raise AssertionError("asked to choose a forced action")
+
+
+def test_play_one_makes_a_forced_action_without_asking_and_asks_otherwise() -> None:
+    game = Game("aberto", players=2, seed=4, match=False)
+    assert [str(a) for a in game.legal_actions()] == ["draw"]  # nothing to take yet
+    refusers = [_Refuser(), _Refuser()]
+    assert str(play_one(game, refusers)) == "draw"
+    assert game.phase.name == "PLAY" and len(game.legal_actions()) > 1
+    with pytest.raises(AssertionError, match="forced action"):
+        play_one(game, refusers)  # a real choice goes to the bot
+    before = len(game.events)
+    action = play_one(game, [GreedyBot(seed=0), GreedyBot(seed=1)])
+    assert game.events[before].action == action  # chosen and applied

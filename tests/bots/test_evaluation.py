@@ -15,14 +15,15 @@ CANASTRA_AND_RUN = ["8H 9H TH JH QH KH AH 8S 9S TS 4C"]
 DIRTY_AND_RUN = ["8H 9H TH JH QH KH 2C 8S 9S TS 4C"]
 
 
+def _canastra_melded() -> Game:
+    """Aberto for 2: seat 0 has melded a clean canastra and a run of four."""
+    actions = ["draw", "meld 8H 9H TH JH QH KH AH", "meld 8S 9S TS JS"]
+    return play("aberto", hands=CANASTRA_AND_RUN, stock="JS", actions=actions)
+
+
 def test_features_of_a_side_with_a_clean_canastra() -> None:
     # 001 §Scoring: melded cards count their values, a clean canastra earns its bonus
-    g = play(
-        "aberto",
-        hands=CANASTRA_AND_RUN,
-        stock="JS",
-        actions=["draw", "meld 8H 9H TH JH QH KH AH", "meld 8S 9S TS JS"],
-    )
+    g = _canastra_melded()
     values = g.values
     melded = sum(m.value for m in g.melds[0])
     assert melded == sum(values[c] for m in g.melds[0] for c in m.cards())
@@ -69,12 +70,7 @@ def test_tables_fall_back_to_the_nearest_player_count(monkeypatch: pytest.Monkey
 
 
 def test_result_is_the_side_against_the_best_other() -> None:
-    g = play(
-        "aberto",
-        hands=CANASTRA_AND_RUN,
-        stock="JS",
-        actions=["draw", "meld 8H 9H TH JH QH KH AH", "meld 8S 9S TS JS"],
-    )
+    g = _canastra_melded()
     e = Evaluation.for_rules(g.rules)
     assert e.result(g, 0) == pytest.approx(e.value(g, 0) - e.value(g, 1))
     assert e.result(g, 1) == pytest.approx(-e.result(g, 0))

@@ -21,7 +21,7 @@ from buraco.bots.base import Bot
 from buraco.bots.greedy import GreedyBot
 from buraco.bots.heuristic import HeuristicBot
 from buraco.bots.mcts import MctsBot
-from buraco.bots.play import play_hand, play_match
+from buraco.bots.play import play_hand, play_match, play_one
 from buraco.bots.randombot import RandomBot
 
 BOTS: dict[str, type[Bot]] = {
@@ -103,5 +103,6 @@ __all__ = [
     "make_bot",
     "play_hand",
     "play_match",
+    "play_one",
     "split_specs",
 ]

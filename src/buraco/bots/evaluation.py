@@ -116,7 +116,7 @@ def samples(
     """
     from buraco.actions import Discard
     from buraco.bots.heuristic import HeuristicBot
-    from buraco.views import seat_view
+    from buraco.bots.play import play_one
 
     rng = random.Random(seed)
     xs: list[tuple[float, ...]] = []
@@ -127,14 +127,7 @@ def samples(
         snaps: list[list[tuple[float, ...]]] = []
         turns = 0
         while not game.is_hand_over():
-            seat = game.turn
-            legal = game.legal_actions()
-            action = (
-                legal[0]
-                if len(legal) == 1
-                else bots[seat].choose(seat_view(game, seat, full=True), legal)
-            )
-            game.apply(action)
+            action = play_one(game, bots, full=True)
             if isinstance(action, Discard) and not game.is_hand_over():
                 turns += 1
                 if turns % every == 0:

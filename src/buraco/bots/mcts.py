@@ -44,10 +44,11 @@ from buraco.actions import DRAW, TAKE_PILE, Action, Discard
 from buraco.bots.base import Bot
 from buraco.bots.evaluation import Evaluation
 from buraco.bots.heuristic import HeuristicBot
+from buraco.bots.play import play_one
 from buraco.determinize import Determinizer
 from buraco.game import Game
 from buraco.rules import Rules
-from buraco.views import SeatView, seat_view
+from buraco.views import SeatView
 
 _MIN_ROUNDS = 3
 """Rounds before a candidate may be pruned or the search stopped."""
@@ -188,14 +189,7 @@ class MctsBot(Bot):
         full = self.full
         turns = 0
         while not game.is_hand_over():
-            seat = game.turn
-            legal = game.legal_actions()
-            action = (
-                legal[0]
-                if len(legal) == 1
-                else bots[seat].choose(seat_view(game, seat, full=full), legal)
-            )
-            game.apply(action)
+            action = play_one(game, bots, full)
             if isinstance(action, Discard):
                 turns += 1
                 if self.depth and turns >= self.depth * game.players:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from buraco.actions import Action
 from buraco.bots.base import Bot
 from buraco.game import Game
 from buraco.views import seat_view
@@ -26,6 +27,25 @@ def play_hand(game: Game, bots: Sequence[Bot], max_actions: int = 100_000) -> in
         if count >= max_actions:
             raise RuntimeError(f"the hand did not end after {max_actions} actions")
     return count
+
+
+def play_one(game: Game, bots: Sequence[Bot], full: bool | None = None) -> Action:
+    """Make the next action of the hand and return it.
+
+    The only legal action, or the choice of the bot of the seat to move, shown its own
+    view (full when ``full``, else as the bot asks). Used by fast loops such as search
+    playouts.
+    """
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        action = legal[0]
+    else:
+        seat = game.turn
+        bot = bots[seat]
+        view = seat_view(game, seat, full=bot.wants_full_view if full is None else full)
+        action = bot.choose(view, legal)
+    game.apply(action)
+    return action
 
 
 def play_match(game: Game, bots: Sequence[Bot]) -> int:
