@@ -170,3 +170,33 @@ def test_play_one_makes_a_forced_action_without_asking_and_asks_otherwise() -> N
     before = len(game.events)
     action = play_one(game, [GreedyBot(seed=0), GreedyBot(seed=1)])
     assert game.events[before].action == action  # chosen and applied
+
+
+class _Recorder(GreedyBot):
+    """Greedy, remembering whether each view it was shown was a full one."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=0)
+        self.full: list[bool] = []
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        self.full.append(view.detail is not None)
+        return super().choose(view, legal)
+
+
+def test_play_one_shows_the_view_asked_for_and_refuses_a_finished_hand() -> None:
+    game = Game("aberto", players=2, seed=4, match=False)
+    bots = [_Recorder(), _Recorder()]
+    game.apply("draw")
+    for full in (True, False, None):  # None: as the bot asks (greedy: a plain view)
+        seat = game.turn
+        while game.turn == seat and not game.is_hand_over():
+            play_one(game, bots, full)
+        assert set(bots[seat].full) == {bool(full)}
+        bots[seat].full.clear()
+        if game.phase.name == "DRAW":
+            game.apply("draw")
+    while not game.is_hand_over():
+        play_one(game, bots)
+    with pytest.raises(ValueError, match="hand is over"):
+        play_one(game, bots)

@@ -108,3 +108,56 @@ def test_samples_give_rows_that_predict_held_out_hands() -> None:
         for x, y in zip(tx, ty, strict=True)
     )
     assert err < base  # the shipped weights explain part of the held-out variance
+
+
+def test_a_taken_morto_counts_with_its_cards() -> None:
+    # 001: batida direta - all the player's cards are melded; the player picks up the morto
+    g = play(
+        "aberto",
+        hands=["3H 4H 5H 6H 7H 8H 3S 4S 5S 6S 7S"],
+        pots=["6D 7D 8D 9D TD JD QD KD AD AH AS"],
+        stock="9H",
+        actions=["draw", "meld 3H 4H 5H 6H 7H 8H 9H", "meld 3S 4S 5S 6S 7S"],
+    )
+    f = dict(zip(FEATURES, features(g, 0), strict=True))
+    assert (f["pot"], f["cards"], f["ready"]) == (1, 11, 1)
+    assert f["hand"] == -sum(g.values[c] for c in g.hand(0))
+    assert features(g, 1)[4] == 0
+
+
+def test_a_staged_opening_still_counts_as_cards_in_the_hand() -> None:
+    # 000 §Initial Melding: a team must initially meld a minimum of fifty points in the turn;
+    # until then the staged meld is still the player's (scored as hand cards)
+    g = play(
+        "us",
+        2,
+        hands=["8C 9C TC 3H 4H 5H 6H 4S KD JS 7D"],
+        stock="AD",
+        actions=["draw", "meld 8C 9C TC"],
+    )
+    assert g.requirement_left(0) == 50
+    f = dict(zip(FEATURES, features(g, 0), strict=True))
+    assert (f["melds"], f["cards"]) == (0, 12)
+    assert f["hand"] == g.scores()[0].hand
+
+
+def test_three_sides_are_scored_against_the_best_other() -> None:
+    g = Game("italiano", players=3, seed=2, match=False)
+    rng = random.Random(2)
+    for _ in range(60):
+        g.apply(rng.choice(g.legal_actions()))
+    e = Evaluation.for_rules(g.rules)
+    values = [e.value(g, s) for s in range(3)]
+    for side in range(3):
+        best_other = max(v for s, v in enumerate(values) if s != side)
+        assert e.result(g, side) == pytest.approx(values[side] - best_other)
+    assert sum(e.result(g, s) > 0 for s in range(3)) <= 1
+
+
+def test_a_cut_bonus_is_added_as_it_stands() -> None:
+    g = Game("us", players=4, seed=1, match=False)
+    e = Evaluation.for_rules(g.rules)
+    weighted = [sum(w * f for w, f in zip(e.weights, features(g, s), strict=True)) for s in (0, 1)]
+    g.cut_points[0] += 100
+    assert e.value(g, 0) == pytest.approx(weighted[0] + g.cut_points[0])
+    assert e.value(g, 1) == pytest.approx(weighted[1] + g.cut_points[1])

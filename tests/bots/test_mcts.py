@@ -3,10 +3,10 @@
 import random
 
 from buraco import Game
-from buraco.actions import Discard
-from buraco.bots import GreedyBot, HeuristicBot, MctsBot, play_hand
+from buraco.actions import Action, Discard
+from buraco.bots import GreedyBot, HeuristicBot, MctsBot, play_hand, play_one
 from buraco.bots.evaluation import Evaluation
-from buraco.views import seat_view
+from buraco.views import SeatView, seat_view
 
 
 def _reach_a_discard(seed: int) -> Game:
@@ -138,3 +138,19 @@ def test_playouts_stop_after_depth_rounds_and_are_scored_by_the_evaluation() -> 
 def test_the_default_search_cuts_its_playouts() -> None:
     bot = MctsBot(seed=0)
     assert (bot.depth, bot.time, bot.pile) == (4, 0.1, 1)
+
+
+def test_the_evaluation_follows_the_rules_of_the_view() -> None:
+    bot = MctsBot(seed=0, iterations=2, policy="greedy", prune=0)
+    for preset, players in [("aberto", 4), ("italiano", 3)]:
+        game = Game(preset, players=players, seed=7, match=False)
+        movers = [GreedyBot(seed=s) for s in range(players)]
+        while len(bot.candidates(*_ask(game))) < 2:
+            play_one(game, movers)
+        bot.choose(*_ask(game))
+        assert bot.last_rounds == 2 and bot._evaluation is not None
+        assert bot._evaluation[1] == Evaluation.for_rules(game.rules)
+
+
+def _ask(game: Game) -> tuple[SeatView, tuple[Action, ...]]:
+    return seat_view(game, game.turn, full=True), game.legal_actions()

@@ -6,13 +6,16 @@ being judged. Stopping a few rounds in and scoring the position with an estimate
 the hand's final result keeps most of what the decision changed and drops most of
 that noise.
 
-The estimate is linear in a few public facts per side (:data:`FEATURES`): what is
-melded, canastra bonuses, cards and points still in the hands, the morto, whether
-the side may go out yet. Its weights are fitted by least
-squares on positions from games the ``heuristic`` bot played against itself, one set
-per preset and player count (:data:`WEIGHTS`), predicting each pair of sides'
-difference in final hand score from the difference in their features. Rules without
-fitted weights (other options, other player counts) use the preset's nearest table.
+The estimate is linear in a few facts per side (:data:`FEATURES`): what is melded,
+canastra bonuses, cards and points still in the hands, the morto, whether the side
+may go out yet; a cut bonus already earned is added as it stands. The features read
+the whole game, hands included: a search computes them on the games it samples from
+its view, never on the real one. The weights are fitted by least squares on
+positions from games the ``heuristic`` bot played against itself, one set per preset
+and player count (:data:`WEIGHTS`), predicting each pair of sides' difference in
+final hand score from the difference in their features. Other options of a preset
+use its table as it is; so does ``us`` for 6 players in two sides of three (fitted
+for three sides of two).
 
 >>> from buraco import Game
 >>> game = Game("aberto", players=4, seed=4, match=False)
@@ -42,12 +45,19 @@ go out."""
 
 
 def features(game: Game, side: int) -> tuple[float, ...]:
-    """A side's values of :data:`FEATURES` in a game."""
+    """A side's values of :data:`FEATURES` in a game (reads its hands: see above).
+
+    Melds staged toward an initial meld not yet reached count as cards in the hand,
+    as :meth:`buraco.game.Game.scores` counts them.
+    """
     r = game.rules
     melds = bonuses = ready = 0
     need_clean = r.go_out_canastra == "clean"
+    hand = cards = 0
     for m in game.melds[side]:
         if m.staged:
+            hand -= m.value
+            cards += m.size
             continue
         melds += m.value
         if m.size >= 7:
@@ -56,7 +66,6 @@ def features(game: Game, side: int) -> tuple[float, ...]:
                 bonuses += b.points
             if not need_clean or m.wild < 0:
                 ready = 1
-    hand = cards = 0
     values = game.values
     for seat in r.seats_of(side):
         h = game.hands[seat]
@@ -78,7 +87,11 @@ class Evaluation:
 
     @classmethod
     def for_rules(cls, rules: Rules) -> Evaluation:
-        """The fitted weights for a preset and player count (the preset's nearest)."""
+        """The fitted weights for the rules' preset and player count.
+
+        Tables are fitted for every preset and player count it is played by; should one
+        be missing, the preset's nearest player count, else ``aberto`` for 4.
+        """
         key = (rules.preset, rules.players)
         if key in WEIGHTS:
             return cls(WEIGHTS[key])
@@ -88,8 +101,12 @@ class Evaluation:
         return cls(WEIGHTS[("aberto", 4)])
 
     def value(self, game: Game, side: int) -> float:
-        """The side's estimated worth in the hand (comparable between sides)."""
-        return sum(w * f for w, f in zip(self.weights, features(game, side), strict=True))
+        """The side's estimated worth in the hand (comparable between sides).
+
+        The weighted features plus the cut bonus or penalty the side already has.
+        """
+        weighted = sum(w * f for w, f in zip(self.weights, features(game, side), strict=True))
+        return weighted + game.cut_points[side]
 
     def result(self, game: Game, side: int) -> float:
         """``side``'s estimated final score minus the best other side's.
@@ -112,7 +129,9 @@ def samples(
 
     For every ``every``-th turn of each hand and every pair of sides, one row: the
     first side's features minus the second's, and the same difference of their final
-    hand scores.
+    hand scores less their cut bonuses (known from the deal, added by
+    :meth:`Evaluation.value` as they are). The players are shown full views, as the
+    ``heuristic`` bot is in play (a search's playouts give it plain views by default).
     """
     from buraco.actions import Discard
     from buraco.bots.heuristic import HeuristicBot
@@ -132,7 +151,7 @@ def samples(
                 turns += 1
                 if turns % every == 0:
                     snaps.append([features(game, s) for s in range(game.k)])
-        final = [s.total for s in game.scores()]
+        final = [s.total - s.cut for s in game.scores()]
         for snap in snaps:
             for a in range(game.k):
                 for b in range(a + 1, game.k):

@@ -33,10 +33,12 @@ def play_one(game: Game, bots: Sequence[Bot], full: bool | None = None) -> Actio
     """Make the next action of the hand and return it.
 
     The only legal action, or the choice of the bot of the seat to move, shown its own
-    view (full when ``full``, else as the bot asks). Used by fast loops such as search
-    playouts.
+    view: ``full=None`` as the bot asks (``wants_full_view``), True or False forces a
+    full or a plain view. Used by fast loops such as search playouts.
     """
     legal = game.legal_actions()
+    if not legal:
+        raise ValueError("the hand is over: no action to make")
     if len(legal) == 1:
         action = legal[0]
     else:
