@@ -43,3 +43,22 @@ def test_the_readme_starts_with_the_two_commands_and_ci_runs_the_test_one() -> N
     assert "pytest" in test
     ci = (ROOT / ".ci" / "run").read_text()
     assert test in ci
+
+
+def test_the_mcts_parameter_table_gives_the_bot_s_defaults() -> None:
+    import inspect
+
+    from buraco.bots import MctsBot
+
+    text = (ROOT / "docs" / "bots.md").read_text()
+    table = text[text.index("| parameter | type | default | meaning |") :]
+    rows = dict(re.findall(r"^\| `(\w+)` \| [^|]* \| ([^|]*) \|", table, re.M))
+    defaults = {
+        name: p.default
+        for name, p in inspect.signature(MctsBot.__init__).parameters.items()
+        if name not in ("self", "seed")
+    }
+    assert set(rows) == set(defaults) == set(MctsBot.params)
+    for name, default in defaults.items():
+        shown = rows[name].split()[0].strip("`")
+        assert shown == _shown(default), (name, rows[name], default)
