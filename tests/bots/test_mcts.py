@@ -154,3 +154,15 @@ def test_the_evaluation_follows_the_rules_of_the_view() -> None:
 
 def _ask(game: Game) -> tuple[SeatView, tuple[Action, ...]]:
     return seat_view(game, game.turn, full=True), game.legal_actions()
+
+
+def test_a_closed_pile_is_measured_by_its_size_not_its_visible_top() -> None:
+    # 001 §Buraco Fechado: only the top card is visible; the search threshold counts them all
+    game = Game("fechado", players=2, seed=3, match=False)
+    movers = [GreedyBot(seed=0), GreedyBot(seed=1)]
+    while not (game.phase.name == "DRAW" and game.is_legal("take-pile") and len(game.pile) >= 2):
+        play_one(game, movers)
+        assert not game.is_hand_over()
+    view, legal = _ask(game)
+    assert len(view.pile) == 1 < view.pile_size
+    assert len(MctsBot(seed=0, iterations=2, pile=2).candidates(view, legal)) == 2

@@ -132,7 +132,7 @@ class MctsBot(Bot):
         """The actions the search compares, the policy's choice first (one: no search)."""
         suggestion = self.policy.choose(view, legal)
         if view.phase == "draw":
-            if len(view.pile) < max(self.pile, 1) or not (DRAW in legal and TAKE_PILE in legal):
+            if view.pile_size < max(self.pile, 1) or not (DRAW in legal and TAKE_PILE in legal):
                 return [suggestion]
             return [suggestion, TAKE_PILE if suggestion == DRAW else DRAW]
         if view.phase != "play" or not isinstance(suggestion, Discard):
