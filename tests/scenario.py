@@ -142,6 +142,10 @@ CLUBS = "3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
 JUNK = "4C 8C QC 3D 7D JD 5H 9H KH 6S TS"
 
 
+# A us hand whose runs 8C-TC (30) and 3H-6H (20) make exactly the opening minimum of 50.
+OPENING_50 = "8C 9C TC 3H 4H 5H 6H 4S KD JS 7D"
+
+
 def out_in_one_turn(preset: str, **kw: Any) -> Game:
     """Seat 0 melds 3S-AS (taking its morto by melding), then melds the morto 3H-KH."""
     return play(

@@ -9,7 +9,7 @@ import pytest
 from buraco import Game, make_rules
 from buraco.bots import evaluation as ev
 from buraco.bots.evaluation import FEATURES, WEIGHTS, Evaluation, features, fit, samples
-from scenario import TABLES, play
+from scenario import OPENING_50, TABLES, play
 
 CANASTRA_AND_RUN = ["8H 9H TH JH QH KH AH 8S 9S TS 4C"]
 DIRTY_AND_RUN = ["8H 9H TH JH QH KH 2C 8S 9S TS 4C"]
@@ -131,7 +131,7 @@ def test_a_staged_opening_still_counts_as_cards_in_the_hand() -> None:
     g = play(
         "us",
         2,
-        hands=["8C 9C TC 3H 4H 5H 6H 4S KD JS 7D"],
+        hands=[OPENING_50],
         stock="AD",
         actions=["draw", "meld 8C 9C TC"],
     )

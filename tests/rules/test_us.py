@@ -26,6 +26,7 @@ from scenario import (
     DIAMONDS,
     HEARTS,
     JUNK,
+    OPENING_50,
     SPADES,
     draw_and_discard,
     hand_text,
@@ -533,7 +534,7 @@ def test_initial_meld_of_fifty_reached_by_several_melds() -> None:
     game = play(
         "us",
         2,
-        hands=["8C 9C TC 3H 4H 5H 6H 4S KD JS 7D"],
+        hands=[OPENING_50],
         stock="AD",
         actions=["draw", "meld 8C 9C TC"],
     )
@@ -573,7 +574,7 @@ def test_the_raised_minimum_grows_with_each_failure() -> None:
     game = play(
         "us",
         2,
-        hands=["8C 9C TC 3H 4H 5H 6H 4S KD JS 7D"],
+        hands=[OPENING_50],
         stock="AD QS 2C",
         actions=["draw", "meld 3H 4H 5H 6H", "discard AD", "draw", "discard QS", "draw"],
     )
@@ -646,7 +647,7 @@ def test_fifty_points_are_short_once_the_team_has_1500() -> None:
     game = play(
         "us",
         2,
-        hands=["8C 9C TC 3H 4H 5H 6H 4S KD JS 7D"],
+        hands=[OPENING_50],
         stock="AD",
         actions=["draw", "meld 8C 9C TC", "meld 3H 4H 5H 6H"],
         scores=[1500, 0],
@@ -663,7 +664,7 @@ def test_after_the_team_has_opened_the_partner_melds_freely() -> None:
     game = play(
         "us",
         4,
-        hands=["8C 9C TC 3H 4H 5H 6H 4S KD JS 7D", "", "3D 4D 5D 9S JC QH 6C AC 8H TS KC"],
+        hands=[OPENING_50, "", "3D 4D 5D 9S JC QH 6C AC 8H TS KC"],
         stock="AD 9H 2S",
         actions=["draw", "meld 8C 9C TC", "meld 3H 4H 5H 6H", "discard AD", "draw", "discard 9H"],
     )
