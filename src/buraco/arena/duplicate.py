@@ -15,22 +15,15 @@ applying the action.
 from __future__ import annotations
 
 import hashlib
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from buraco.arena.pairing import Table, seat_bots
 from buraco.arena.timing import TimeSketch
-from buraco.bots import Bot, make_bot
+from buraco.bots import Bot, make_bot, play_match
 from buraco.game import Game
 from buraco.record import save
 from buraco.rules import Rules
-from buraco.views import seat_view
-
-MAX_HANDS = 1000
-"""A match still undecided after this many hands is an error (no preset comes near it)."""
-MAX_ACTIONS = 100_000
-"""A hand still going after this many actions is an error (as in :func:`buraco.bots.play_hand`)."""
 
 
 def derive_seed(*parts: object) -> int:
@@ -186,31 +179,7 @@ def play_game(game: Game, bots: list[Bot], times: list[TimeSketch]) -> int:
 
     ``times[seat]`` counts the wall time of each of that seat's ``choose`` calls.
     """
-    actions = 0
-    while True:
-        for bot in bots:
-            bot.new_hand()
-        hand_actions = 0
-        while not game.is_hand_over():
-            seat = game.turn
-            bot = bots[seat]
-            legal = game.legal_actions()
-            view = seat_view(game, seat, full=bot.wants_full_view)
-            start = time.perf_counter()
-            action = bot.choose(view, legal)
-            times[seat].add(time.perf_counter() - start)
-            game.apply(action)
-            hand_actions += 1
-            if hand_actions >= MAX_ACTIONS and not game.is_hand_over():
-                raise RuntimeError(f"a hand of game seed {game.seed} did not end")
-        actions += hand_actions
-        if game.is_over():
-            return actions
-        if len(game.results) >= MAX_HANDS:
-            raise RuntimeError(
-                f"the match of game seed {game.seed} is undecided after {MAX_HANDS} hands"
-            )
-        game.next_hand()
+    return play_match(game, bots, on_choose=lambda seat, s: times[seat].add(s))
 
 
 def _pairs(spec: ArenaSpec, games: list[GameResult]) -> tuple[PairDeal, ...]:

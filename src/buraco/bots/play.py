@@ -2,30 +2,48 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from buraco.actions import Action
 from buraco.bots.base import Bot
 from buraco.game import Game
 from buraco.views import seat_view
 
+Timer = Callable[[int, float], None]
+"""Told the seat and the wall time in seconds of each ``choose`` call."""
 
-def play_hand(game: Game, bots: Sequence[Bot], max_actions: int = 100_000) -> int:
-    """Play the current hand to its end with one bot per seat; returns the actions made."""
+
+def play_hand(
+    game: Game, bots: Sequence[Bot], max_actions: int = 100_000, on_choose: Timer | None = None
+) -> int:
+    """Play the current hand to its end with one bot per seat; returns the actions made.
+
+    Every bot is asked, forced actions too. ``on_choose``, if given, is told how long
+    each choice took. A hand still going after ``max_actions`` is an error.
+    """
     if len(bots) != game.players:
         raise ValueError(f"give one bot per seat ({game.players}), not {len(bots)}")
     for bot in bots:
         bot.new_hand()
     count = 0
     while not game.is_hand_over():
+        if count >= max_actions:
+            raise RuntimeError(
+                f"a hand of game seed {game.seed} did not end after {max_actions} actions"
+            )
         seat = game.turn
         bot = bots[seat]
         legal = game.legal_actions()
-        action = bot.choose(seat_view(game, seat, full=bot.wants_full_view), legal)
+        view = seat_view(game, seat, full=bot.wants_full_view)
+        if on_choose is None:
+            action = bot.choose(view, legal)
+        else:
+            start = time.perf_counter()
+            action = bot.choose(view, legal)
+            on_choose(seat, time.perf_counter() - start)
         game.apply(action)
         count += 1
-        if count >= max_actions:
-            raise RuntimeError(f"the hand did not end after {max_actions} actions")
     return count
 
 
@@ -50,10 +68,23 @@ def play_one(game: Game, bots: Sequence[Bot], full: bool | None = None) -> Actio
     return action
 
 
-def play_match(game: Game, bots: Sequence[Bot]) -> int:
-    """Play hands until the game is over (the match, or its single hand)."""
-    count = play_hand(game, bots)
+def play_match(
+    game: Game,
+    bots: Sequence[Bot],
+    on_choose: Timer | None = None,
+    max_hands: int = 1000,
+) -> int:
+    """Play hands until the game is over (the match, or its single hand).
+
+    Returns the actions made; ``on_choose`` as in :func:`play_hand`. A match still
+    undecided after ``max_hands`` hands is an error (no preset comes near it).
+    """
+    count = play_hand(game, bots, on_choose=on_choose)
     while not game.is_over():
+        if len(game.results) >= max_hands:
+            raise RuntimeError(
+                f"the match of game seed {game.seed} is undecided after {max_hands} hands"
+            )
         game.next_hand()
-        count += play_hand(game, bots)
+        count += play_hand(game, bots, on_choose=on_choose)
     return count
