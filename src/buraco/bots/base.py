@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
-from buraco.actions import Action
+from buraco.actions import Action, Add, Discard, MoveWild, TurnUp
 from buraco.views import SeatView
 
 
@@ -39,3 +39,20 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seed={self.seed}>"
+
+
+def play_sections(legal: Sequence[Action]) -> tuple[int, int, int]:
+    """Where the melds, the adds (with wild moves) and the discards start in ``legal``.
+
+    Legal actions of the play phase come in a fixed order: turn-up, melds, adds, wild
+    moves, discards. Returns ``(first_meld, first_add, first_discard)``; a section that
+    is empty starts where the next one does.
+    """
+    first_discard = len(legal)
+    while first_discard > 0 and type(legal[first_discard - 1]) is Discard:
+        first_discard -= 1
+    first_add = first_discard
+    while first_add > 0 and type(legal[first_add - 1]) in (Add, MoveWild):
+        first_add -= 1
+    first_meld = 1 if legal and type(legal[0]) is TurnUp else 0
+    return first_meld, first_add, first_discard

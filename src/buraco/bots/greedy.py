@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from buraco.actions import DRAW, TAKE_PILE, Action, Add, Discard, Meld, MoveWild, TakePile, TurnUp
-from buraco.bots.base import Bot
+from buraco.actions import DRAW, TAKE_PILE, Action, Add, Discard, Meld, TakePile
+from buraco.bots.base import Bot, play_sections
 from buraco.cards import JOKER, TWO, Card
 from buraco.views import MeldView, SeatView
 
@@ -114,13 +114,7 @@ class GreedyBot(Bot):
         my_melds = view.melds[side]
         hand_size = view.hand_size
         end = len(legal)
-        first_discard = end
-        while first_discard > 0 and type(legal[first_discard - 1]) is Discard:
-            first_discard -= 1
-        first_add = first_discard
-        while first_add > 0 and type(legal[first_add - 1]) in (Add, MoveWild):
-            first_add -= 1
-        first_meld = 1 if legal and type(legal[0]) is TurnUp else 0
+        first_meld, first_add, first_discard = play_sections(legal)
         natural_add: Add | None = None
         wild_add: Add | None = None
         if first_add < first_discard:

@@ -62,7 +62,7 @@ from buraco.actions import (
     TakePile,
     TurnUp,
 )
-from buraco.bots.base import Bot
+from buraco.bots.base import Bot, play_sections
 from buraco.cards import CARD_NAMES, JOKER, RANKS, Card
 from buraco.views import MeldView, SeatView, SeenEvent
 
@@ -755,17 +755,9 @@ class HeuristicBot(Bot):
     # ----- melding and discarding ----------------------------------------------------
     def _play(self, t: _Turn, legal: Sequence[Action]) -> Action:
         end = len(legal)
-        first_discard = end
-        while first_discard > 0 and type(legal[first_discard - 1]) is Discard:
-            first_discard -= 1
-        first_add = first_discard
-        while first_add > 0 and type(legal[first_add - 1]) in (Add, MoveWild):
-            first_add -= 1
-        first_meld = 0
-        if legal and type(legal[0]) is TurnUp:
-            first_meld = 1
-            if self._turn_up(t):
-                return TURN_UP
+        first_meld, first_add, first_discard = play_sections(legal)
+        if first_meld and self._turn_up(t):
+            return TURN_UP
         melds = legal[first_meld:first_add]
         adds = legal[first_add:first_discard]
         if t.view.requirement[t.side]:
