@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from buraco.arena import DealResult, make_spec, run_arena
 from buraco.arena.export import PLOT_HINT, write_files
@@ -21,6 +20,7 @@ from buraco.cli.common import (
     console,
     err_console,
     fail,
+    progress_bar,
     user_errors,
 )
 
@@ -63,16 +63,8 @@ def arena(
                 (out / "records").mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 fail(f"--out {str(out)!r}: cannot create the directory ({exc.strerror})")
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=json_out or not console.is_terminal,
-        auto_refresh=False,  # no refresh thread: worker processes are forked (Linux)
-    ) as progress:
+    # no refresh thread: worker processes are forked (Linux)
+    with progress_bar(json_out or not console.is_terminal, auto_refresh=False) as progress:
         task = progress.add_task("duplicate deals", total=deals)
 
         def advance(_: DealResult) -> None:

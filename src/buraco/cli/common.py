@@ -1,4 +1,4 @@
-"""Helpers shared by the commands: option parsing, rules, error exits."""
+"""Helpers shared by the commands: option parsing, rules, error exits, progress bars."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from buraco.rules import Rules, coerce_option, make_rules
 
@@ -17,6 +18,20 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print an error line and exit with ``code``."""
     err_console.print(f"[bold red]error:[/] {message}")
     raise typer.Exit(code)
+
+
+def progress_bar(disable: bool, auto_refresh: bool = True) -> Progress:
+    """A transient bar with a count and the time elapsed, on the standard console."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=disable,
+        auto_refresh=auto_refresh,
+    )
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:

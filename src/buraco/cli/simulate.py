@@ -9,11 +9,18 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from buraco.bots import BOTS, make_bot, play_hand, split_specs
-from buraco.cli.common import OPTION_HELP, PRESET_HELP, build_rules, console, fail, user_errors
+from buraco.cli.common import (
+    OPTION_HELP,
+    PRESET_HELP,
+    build_rules,
+    console,
+    fail,
+    progress_bar,
+    user_errors,
+)
 from buraco.game import Game
 from buraco.record import save
 
@@ -44,15 +51,7 @@ def simulate(
             records.mkdir(parents=True, exist_ok=True)
         games = matches or hands
         stats = _Stats(r.sides)
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=json_out,
-        ) as progress:
+        with progress_bar(json_out) as progress:
             task = progress.add_task("matches" if matches else "hands", total=games)
             for i in range(games):
                 game = Game(
