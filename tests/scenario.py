@@ -8,12 +8,14 @@ test also checks that records replay.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from buraco import Game, IllegalAction, card_name, deck_for, make_rules, replay
+from buraco.cards import N_CODES
 from buraco.rules import PRESETS
 
 TABLES = [(preset, players) for preset, spec in PRESETS.items() for players in spec.players]
@@ -215,3 +217,22 @@ VIEW_KEYS = {
     "scores",
     "winner",
 }
+
+
+def where_cards_are(game: Game) -> Counter[int]:
+    """Every card in hands, stock, pile, mortos and melds, counted."""
+    found: Counter[int] = Counter()
+    for seat, counts in enumerate(game.hands):
+        assert len(counts) == N_CODES
+        assert all(k >= 0 for k in counts), f"seat {seat} holds a negative count"
+        assert sum(counts) == game.sizes[seat], f"seat {seat}: size {game.sizes[seat]}"
+        for code, k in enumerate(counts):
+            found[code] += k
+    found.update(game.stock)
+    found.update(game.pile)
+    for pot in game.pots:
+        found.update(pot)
+    for side_melds in game.melds:
+        for m in side_melds:
+            found.update(m.cards())
+    return found

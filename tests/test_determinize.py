@@ -9,7 +9,7 @@ from buraco import Game
 from buraco.cards import build_deck, parse_cards
 from buraco.determinize import Determinizer, known_hands, pile_of
 from buraco.views import seat_view
-from scenario import play
+from scenario import play, where_cards_are
 
 PUBLIC = [
     "counts",
@@ -41,21 +41,6 @@ SETUPS = [
 ]
 
 
-def all_cards(game: Game) -> Counter[int]:
-    found: Counter[int] = Counter()
-    for h in game.hands:
-        for c, k in enumerate(h):
-            found[c] += k
-    found.update(game.stock)
-    found.update(game.pile)
-    for pot in game.pots:
-        found.update(pot)
-    for side in game.melds:
-        for m in side:
-            found.update(m.cards())
-    return found
-
-
 @pytest.mark.parametrize(("preset", "players"), SETUPS)
 def test_samples_show_each_seat_what_it_saw(preset: str, players: int) -> None:
     for seed in range(4):
@@ -67,7 +52,7 @@ def test_samples_show_each_seat_what_it_saw(preset: str, players: int) -> None:
                     view = seat_view(game, seat)
                     sample = Determinizer(view).sample(random.Random(seed))
                     rules = sample.rules
-                    assert all_cards(sample) == Counter(
+                    assert where_cards_are(sample) == Counter(
                         build_deck(rules.decks, rules.jokers_per_deck)
                     )
                     again = seat_view(sample, seat)

@@ -43,7 +43,7 @@ from buraco import (
 from buraco.cards import JOKER, N_CODES, RANKS, build_deck
 from buraco.game import Phase
 from buraco.views import seat_view
-from scenario import VIEW_KEYS
+from scenario import VIEW_KEYS, where_cards_are
 
 # ----------------------------------------------------------------------------------------
 # configurations and random play
@@ -182,25 +182,6 @@ def card_value(rules: Rules, card: int) -> int:
 
 def names(cards: Sequence[int]) -> list[str]:
     return [card_name(c) for c in cards]
-
-
-def where_cards_are(game: Game) -> Counter[int]:
-    """Every card in hands, stock, pile, mortos and melds, counted."""
-    found: Counter[int] = Counter()
-    for seat, counts in enumerate(game.hands):
-        assert len(counts) == N_CODES
-        assert all(k >= 0 for k in counts), f"seat {seat} holds a negative count"
-        assert sum(counts) == game.sizes[seat], f"seat {seat}: size {game.sizes[seat]}"
-        for code, k in enumerate(counts):
-            found[code] += k
-    found.update(game.stock)
-    found.update(game.pile)
-    for pot in game.pots:
-        found.update(pot)
-    for side_melds in game.melds:
-        for m in side_melds:
-            found.update(m.cards())
-    return found
 
 
 def check_conservation(game: Game) -> None:
