@@ -133,6 +133,8 @@ class Played:
     actions: list[tuple[int, Action]] = field(default_factory=list)
     steps: int = 0
     turns: int = 0
+    table: list[int] = field(default_factory=list)
+    """Cards on the table for good (in melds not staged toward an opening) after each action."""
 
 
 def play_hand(
@@ -153,6 +155,7 @@ def play_hand(
         action = choose(game, rnd, greed)
         game.apply(action)
         played.actions.append((seat, action))
+        played.table.append(sum(len(m.cards()) for ms in game.melds for m in ms if not m.staged))
         played.steps += 1
         if isinstance(action, Draw | TakePile):
             played.turns += 1
@@ -490,14 +493,16 @@ def test_every_hand_ends_and_scores_add_up(
             naturals = [c for c in m.cards() if c != JOKER and c % 13 == m.rank]
             assert len(naturals) >= 2
             assert len(m.cards()) - len(naturals) <= 1
-    # pile_streak_limit: no more than that many turns in a row start by taking the pile
-    streak = longest = 0
-    for _seat, action in played.actions:
+    # pile_streak_limit: no more than that many turns in a row start by taking the pile and
+    # leave no card on the table (a meld or add by an opened side ends the streak)
+    streak = longest = table = 0
+    for (_seat, action), now in zip(played.actions, played.table, strict=True):
         if isinstance(action, TakePile):
             streak += 1
             longest = max(longest, streak)
-        elif isinstance(action, Draw):
+        elif isinstance(action, Draw) or now > table:
             streak = 0
+        table = now
     if r.pile_streak_limit:
         assert longest <= r.pile_streak_limit
 

@@ -189,6 +189,7 @@ class Determinizer:
         g.table_views = None
         g.pot_taken = list(view.pot_taken)
         g.unplayed = list(detail.pot_unplayed)
+        g.pot_used = list(detail.pot_used)
         g.hidden = [hidden_own and s == view.seat for s in range(n)]
         g.turns_started = list(detail.turns_started)
         g.vulnerable = list(view.vulnerable)

@@ -43,8 +43,8 @@ def explain(g: Game, action: Action) -> tuple[str, str]:
             return ("the first turn of the hand starts by drawing the first card", "first-turn")
         if r.pile_streak_limit and g.pile_streak >= r.pile_streak_limit:
             return (
-                f"the pile was taken {g.pile_streak} turns in a row: draw from the stock "
-                "(pile_streak_limit)",
+                f"the pile was taken {g.pile_streak} turns in a row with no card put on the "
+                "table: draw from the stock (pile_streak_limit)",
                 "pile-streak",
             )
         top = g.pile[-1]

@@ -65,6 +65,10 @@ if TYPE_CHECKING:
 _DISCARDS = tuple(Discard(c) for c in range(N_CODES))
 
 
+STREAK_NOTE = "must draw from the stock (pile_streak_limit)"
+"""How a hand's log starts the note of a turn on which ``pile_streak_limit`` forbids the pile."""
+
+
 class Phase(IntEnum):
     """Where the player to move is in the turn."""
 
@@ -91,7 +95,8 @@ class Score:
     """Minus the card values left in the side's hands (an unplayed morto counts as
     ``-pot_penalty`` instead when ``unplayed_pot`` is ``penalty``)."""
     pot: int
-    """Minus the penalty when the side never took its morto."""
+    """Minus the penalty when the side never took its morto (or, with
+    ``unused_pot_penalty``, took it and put no card on the table afterwards)."""
     going_out: int
     """The going-out bonus."""
     cut: int
@@ -315,6 +320,7 @@ class Game:
         # every side's meld views and table points, cached by buraco.views until a meld changes
         self.table_views: tuple[tuple[tuple[MeldView, ...], ...], tuple[int, ...]] | None = None
         self.pot_taken = [False] * k
+        self.pot_used = [False] * k
         self.unplayed = [False] * n
         self.hidden = [False] * n
         self.turns_started = [0] * n
@@ -550,7 +556,9 @@ class Game:
         One when discarding the last card would take a morto, else two (a lone last
         card might not be discardable).
         """
-        if not self.pot_taken[side] and self.pots and not self.rules.keep_taken_top:
+        r = self.rules
+        # with pile_top_meld the taken top card is melded first, so it never stays kept
+        if not self.pot_taken[side] and self.pots and (r.pile_top_meld or not r.keep_taken_top):
             return 1
         return 2
 
@@ -872,6 +880,8 @@ class Game:
             m.staged = True
             self.staged_value += m.value
             self._check_opening(side)
+        if self.opened[side]:
+            self._card_stays(side)
         if self.sizes[seat] == 0:
             self._emptied(seat, by_discard=False)
 
@@ -894,6 +904,8 @@ class Game:
         if m.staged:
             self.staged_value += value
             self._check_opening(side)
+        if self.opened[side]:
+            self._card_stays(side)
         if self.sizes[seat] == 0:
             self._emptied(seat, by_discard=False)
 
@@ -905,6 +917,12 @@ class Game:
         self.moved.add(act.meld)
         self.first_card = -1
         self.events.append(Event(seat, act))
+
+    def _card_stays(self, side: int) -> None:
+        """A card went to the table for good (not staged toward an opening)."""
+        self.pile_streak = 0  # the hand moves on
+        if self.pot_taken[side]:
+            self.pot_used[side] = True
 
     def _check_opening(self, side: int) -> None:
         if self.staged_value >= self.requirement[side]:
@@ -995,6 +1013,10 @@ class Game:
         self.phase = Phase.DRAW
         if self.hidden[nxt] and not self.teammates[nxt]:
             self.hidden[nxt] = False
+        limit = self.rules.pile_streak_limit
+        if limit and self.pile_streak >= limit and self.stock:
+            note = f"{STREAK_NOTE}: the pile was taken {self.pile_streak} turns in a row"
+            self.events.append(Event(nxt, None, note=note + " with no card put on the table"))
         if not self.legal_actions():
             self._end_hand("blocked")
 
@@ -1069,8 +1091,11 @@ class Game:
             # melds staged toward a short opening still belong to the mover's hand
             hand -= sum(m.value for m in self.melds[side] if m.staged)
             pot = 0
-            if not self.pot_taken[side] and (r.pot_penalty_if_none_taken or any_taken):
-                pot = -r.pot_penalty
+            if not self.pot_taken[side]:
+                if r.pot_penalty_if_none_taken or any_taken:
+                    pot = -r.pot_penalty
+            elif r.unused_pot_penalty and not self.pot_used[side]:
+                pot = -r.pot_penalty  # taken but never used on the table (RULINGS 16)
             going_out = r.going_out_bonus if self.went_out == side else 0
             cut = self.cut_points[side]
             subtotal = melds + bonuses + hand + pot + going_out + cut
@@ -1108,6 +1133,7 @@ class Game:
         g.melds = [[m.copy() for m in ms] for ms in self.melds]
         g.table_views = self.table_views
         g.pot_taken = list(self.pot_taken)
+        g.pot_used = list(self.pot_used)
         g.unplayed = list(self.unplayed)
         g.hidden = list(self.hidden)
         g.turns_started = list(self.turns_started)

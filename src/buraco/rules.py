@@ -58,7 +58,7 @@ class Rules:
     upcard: bool = False
     first_card_choice: bool = True
     pile_top_meld: bool = False
-    keep_taken_top: bool = False
+    keep_taken_top: bool = True
     aces: Aces = "both"
     ace_to_ace: bool = True
     one_set_per_rank: bool = False
@@ -79,6 +79,7 @@ class Rules:
     pot_penalty: int = 100
     pot_penalty_if_none_taken: bool = True
     unplayed_pot: UnplayedPot = "penalty"
+    unused_pot_penalty: bool = False
     hidden_indirect_pot: bool = False
     opening_minimum: int = 0
     vulnerable_minimum: int = 0
@@ -222,6 +223,8 @@ OPTION_HELP: dict[str, str] = {
     "pot_penalty": "penalty for a side that never took its morto",
     "pot_penalty_if_none_taken": "the morto penalty applies even when no side took a morto",
     "unplayed_pot": "a morto taken by discarding and never played costs the penalty or its cards",
+    "unused_pot_penalty": "a side that took its morto and put no card on the table after taking "
+    "it loses pot_penalty, on top of the cards left in hand",
     "hidden_indirect_pot": "a morto taken by discarding stays unseen until the partner has played",
     "opening_minimum": "points the first melds of a side must reach in each hand",
     "vulnerable_minimum": "points the first melds must reach once the side is vulnerable",
@@ -230,8 +233,9 @@ OPTION_HELP: dict[str, str] = {
     "pot_to_stock": "when the stock runs out, an untaken morto becomes the stock",
     "stock_end": "when the stock is exhausted the hand ends after that turn, or at once",
     "stock_reserve": "the stock counts as exhausted when this many cards are left",
-    "pile_streak_limit": "after this many turns in a row began by taking the pile, the next "
-    "player must draw from the stock, so that every hand ends (0: no limit)",
+    "pile_streak_limit": "after this many turns in a row began by taking the pile and put no "
+    "card on the table, the next player must draw from the stock, so that every hand ends "
+    "(0: no limit)",
     "target": "match total that ends the match",
     "match_hands": "play this many hands instead of to the target (0: to the target)",
     "round_scores": "round each hand's score up to a multiple of 10",
@@ -328,6 +332,8 @@ PRESETS: dict[str, Preset] = {
             "clean_13_bonus": 500,
             "clean_14_bonus": 1000,
             "go_out_discard": "optional",
+            "unplayed_pot": "cards",
+            "unused_pot_penalty": True,
             "pot_to_stock": False,
             "stock_end": "at-once",
         },
@@ -343,7 +349,6 @@ PRESETS: dict[str, Preset] = {
             "set_ranks": "A3456789TJQK",
             "upcard": True,
             "first_card_choice": False,
-            "keep_taken_top": True,
             "ace_to_ace": False,
             "one_set_per_rank": True,
             "go_out_first_turn": False,
@@ -519,6 +524,12 @@ def _check(r: Rules) -> None:
         raise RulesError(
             f"the pack has {r.deck_size} cards but hands, pots and stock need at least "
             f"{needed}; use more decks, smaller hands or smaller pots"
+        )
+    if r.unused_pot_penalty and r.unplayed_pot == "penalty":
+        raise RulesError(
+            "unused_pot_penalty=true charges the morto penalty on top of the cards left in hand, "
+            "but unplayed_pot=penalty charges it instead of them; set unplayed_pot=cards or "
+            "unused_pot_penalty=false"
         )
     if r.sides > 2 and len(r.pot_sizes) < 2:
         raise RulesError("pot_sizes: more than two sides need at least two pots")

@@ -149,6 +149,8 @@ class PublicDetail:
     """Turns each seat has begun this hand."""
     pot_unplayed: tuple[bool, ...]
     """Seats holding a morto taken by discarding that they have not played yet."""
+    pot_used: tuple[bool, ...]
+    """Sides that have put a card on the table since taking their morto."""
     cut_points: tuple[int, ...]
     """Each side's cut bonus or penalty this hand."""
 
@@ -389,6 +391,7 @@ def public_detail(g: Game, seat: int) -> PublicDetail:
         pile_streak=g.pile_streak,
         turns_started=tuple(g.turns_started),
         pot_unplayed=tuple(g.unplayed),
+        pot_used=tuple(g.pot_used),
         cut_points=tuple(g.cut_points),
     )
 
@@ -405,6 +408,7 @@ def _detail_dict(d: PublicDetail) -> dict[str, Any]:
         "pile_streak": d.pile_streak,
         "turns_started": list(d.turns_started),
         "pot_unplayed": list(d.pot_unplayed),
+        "pot_used": list(d.pot_used),
         "cut_points": list(d.cut_points),
     }
 

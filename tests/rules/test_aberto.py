@@ -231,11 +231,13 @@ def test_the_whole_pile_can_always_be_taken() -> None:
     assert g.pile == []
     assert len(g.hand(1)) == 11 + 3
     assert Counter(names(g, 1)) >= Counter(["KH", "2S", "9S"])
-    # no obligation to meld: the turn goes on normally, any card may be discarded
+    # no obligation to meld: the turn goes on normally
     assert g.phase == Phase.PLAY
-    assert "discard 9S" in legal(g)
-    g.apply("discard 9S")
-    assert g.view(0)["pile"] == ["9S"]
+    # 000 §Turn Structure, RULINGS 15: the taken top card (9S) may not be discarded this turn;
+    # the other cards of the pile may
+    refuse(g, "discard 9S", "keep-taken-top")
+    g.apply("discard KH")
+    assert g.view(0)["pile"] == ["KH"]
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -262,7 +264,34 @@ def test_after_twelve_pile_takes_in_a_row_the_next_player_must_draw() -> None:
         g.apply(next(a for a in legal(g) if a.startswith("discard")))
     assert legal(g) == ["draw"]
     refuse(g, "take-pile", "pile-streak")
+    # the log says why the pile may not be taken
+    assert g.events[-1].note.startswith("must draw from the stock (pile_streak_limit)")
     g.apply("draw")
+
+
+def test_a_pile_take_that_puts_a_card_on_the_table_ends_the_streak() -> None:
+    # RULINGS 9: the limit exists so that every hand ends; a turn that leaves a card on the
+    # table makes progress, so only takes that put no card down count toward it
+    g = play(
+        "aberto",
+        hands=["3H 4H 5H 6H 7H 8D JS", ""],
+        stock="KH",
+        actions=["draw", "meld 3H 4H 5H", "discard KH"],
+        pile_streak_limit=2,
+    )
+
+    def take_and_discard() -> None:
+        g.apply("take-pile")
+        g.apply(next(a for a in legal(g) if a.startswith("discard")))
+
+    take_and_discard()  # seat 1: a take that puts nothing down (1 in a row)
+    g.apply("take-pile")  # seat 0 takes the pile and adds to its meld: the streak ends
+    g.apply("add 1 6H")
+    g.apply(next(a for a in legal(g) if a.startswith("discard")))
+    take_and_discard()  # seat 1: 1 in a row again
+    assert "take-pile" in legal(g)
+    take_and_discard()  # seat 0: 2 in a row: seat 1 must draw
+    assert legal(g) == ["draw"]
 
 
 # ----- melds: runs only ----------------------------------------------------------------

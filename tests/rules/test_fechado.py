@@ -8,6 +8,7 @@ rule source (``001 ...``) or the ruling (``RULINGS n``) it checks.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -250,6 +251,35 @@ def test_the_top_card_may_be_added_to_an_own_meld() -> None:
     g.apply("add 1 6H")
     assert melds(g, 0) == ["3H 4H 5H 6H"]
     assert g.phase == Phase.PLAY
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_kept_top_card_rule_never_binds_because_the_top_is_melded_at_once(
+    players: int,
+) -> None:
+    # 001 §Buraco Fechado: the top card is immediately used in a meld, so 000 §Turn Structure's
+    # "discard the same card in the same turn" (RULINGS 15, keep_taken_top, on everywhere)
+    # never arises: with the option on or off, every position offers the same actions
+    for seed in range(200):
+        # vulnerable sides (75 to open) take the pile owing their opening half of the time
+        totals = [1500, 1500] if seed % 2 else [0, 0]
+        on = Game("fechado", players=players, seed=seed, match=False, scores=totals)
+        off = Game(
+            "fechado",
+            players=players,
+            seed=seed,
+            match=False,
+            scores=totals,
+            keep_taken_top=False,
+        )
+        rng = random.Random(seed)
+        while not on.is_hand_over():
+            assert on.legal_actions() == off.legal_actions()
+            takes = [a for a in on.legal_actions() if str(a) == "take-pile"]
+            action = takes[0] if takes and rng.random() < 0.7 else rng.choice(on.legal_actions())
+            on.apply(action)
+            off.apply(action)
+        assert off.is_hand_over()
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -5,6 +5,8 @@ Source: 004 (an online card site's rules), and ``RULINGS.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from buraco import Game, RulesError, card_name, make_rules
@@ -252,8 +254,11 @@ def test_taking_the_garbage_takes_all_of_it_and_no_stock_card() -> None:
     assert len(game.hand(1)) == size + 3
     assert {"AS", "2H", "KS"} <= set(hand_text(game, 1))
     assert refused(game, "draw").rule == "phase"
-    # nothing forbids discarding the card just taken
-    assert "discard KS" in legal(game)
+    # 000 §Turn Structure, RULINGS 15: the card taken from the top may not be discarded this
+    # turn (keep_taken_top, on in every preset); the rest of the pile may
+    assert "discard KS" not in legal(game)
+    assert refused(game, "discard KS").rule == "keep-taken-top"
+    assert "discard AS" in legal(game)
 
 
 def test_the_garbage_is_visible_to_everybody() -> None:
@@ -482,7 +487,8 @@ def test_a_side_that_did_not_get_the_pot_loses_100() -> None:
 def test_a_pot_taken_but_not_used_costs_100() -> None:
     # 004 §Penalty for not get the Pot: also if the got the pot but have not use in any game on
     # the table 100 points will be reduced
-    # RULINGS presets table: netcartas: also -100 if taken but none of it played
+    # 004 §Penalty for cards in hands: all cards will be counted and subtracted
+    # RULINGS 16: -100 on top of the cards left in hand (unused_pot_penalty, unplayed_pot=cards)
     game = play(
         "netcartas",
         2,
@@ -499,11 +505,79 @@ def test_a_pot_taken_but_not_used_costs_100() -> None:
         ],
     )
     assert game.is_hand_over()
+    side0, side1 = game.scores()
+    # the pot taken by discarding is still in hand (105 in cards) and none of it was used
+    assert side0.hand == -105
+    assert side0.pot == -100
+    assert side0.total == 85 + 200 - 105 - 100
+    # side 1 took its pot by melding and melded the hearts from it
+    assert side1.pot == 0
+
+
+def _taken_by_melding(pot: str, then: list[str], **options: Any) -> Game:
+    """Seat 0 melds 3S-AS, taking its pot by melding, and plays ``then``; seat 1 melds 3D-AD,
+    takes its pot and melds the hearts from it, going out."""
+    return play(
+        "netcartas",
+        2,
+        hands=[SPADES, DIAMONDS],
+        pots=[pot, HEARTS],
+        stock="AS AD",
+        actions=[
+            "draw",
+            f"meld {SPADES} AS",
+            *then,
+            "draw",
+            f"meld {DIAMONDS} AD",
+            f"meld {HEARTS}",
+        ],
+        **options,
+    )
+
+
+_POT = "3C 4C 5C 9H 8D 7D 3D 4H QC KC AC"  # 85 points; 3C-5C (15) make a meld
+
+
+def test_a_pot_taken_by_melding_and_not_used_costs_100_too() -> None:
+    # 004 §Penalty for not get the Pot: "if the got the pot but have not use in any game on the
+    # table": however it was taken (RULINGS 16)
+    game = _taken_by_melding(_POT, ["discard 4H"])
     side0 = game.scores()[0]
-    # the pot (worth 105 in cards) costs 100
-    assert side0.hand == -100
+    assert side0.hand == -(85 - 5)  # the pot less the 4H discarded
+    assert side0.pot == -100
+
+
+def test_a_pot_used_on_the_table_costs_nothing() -> None:
+    # 004 §Penalty for not get the Pot: only a pot taken and not used is charged (RULINGS 16)
+    game = _taken_by_melding(_POT, ["meld 3C 4C 5C", "discard 4H"])
+    side0 = game.scores()[0]
+    assert side0.melds == 100 + 15  # 3S-AS and 3C-5C
+    assert side0.hand == -(85 - 5 - 15)
     assert side0.pot == 0
-    assert side0.total == 85 + 200 - 100
+
+
+def test_a_partner_using_the_pot_uses_it_for_the_side() -> None:
+    # 004 §Players and position: the game on the table is shared with the partner; RULINGS 16
+    # charges a side that put no card on the table after taking its pot
+    game = pot_then_partner_out("netcartas")
+    assert game.scores()[0].pot == 0
+
+
+def test_the_other_presets_reading_is_an_option() -> None:
+    # RULINGS 16: an option keeps ruling 7's reading (only a pot taken by discarding and never
+    # played costs -100, instead of its cards)
+    game = _taken_by_melding(_POT, ["discard 4H"], unused_pot_penalty=False, unplayed_pot="penalty")
+    side0 = game.scores()[0]
+    assert side0.pot == 0
+    assert side0.hand == -(85 - 5)
+
+
+def test_charging_an_unused_pot_on_top_of_the_cards_needs_the_cards_counted() -> None:
+    # RULINGS 16 charges -100 on top of the cards left in hand; unplayed_pot=penalty would
+    # charge it instead of them: the two options contradict each other
+    with pytest.raises(RulesError, match=r"unused_pot_penalty.*unplayed_pot"):
+        make_rules("netcartas", unplayed_pot="penalty")
+    assert make_rules("netcartas", unplayed_pot="penalty", unused_pot_penalty=False)
 
 
 def test_the_hand_ends_as_soon_as_the_stock_runs_out() -> None:

@@ -512,8 +512,10 @@ def test_the_whole_pile_is_taken() -> None:
     assert len(game.hand(1)) == hand_before + 3
     assert {"AS", "2H", "KS"} <= set(hand_text(game, 1))
     assert refused(game, "draw").rule == "phase"
-    # nothing forbids discarding the card just taken from the top
-    game.apply("discard KS")
+    # 000 §Turn Structure: "It is illegal to pick up the top card from the discard pile and
+    # discard the same card in the same turn" (RULINGS 15)
+    assert refused(game, "discard KS").rule == "keep-taken-top"
+    game.apply("discard AS")
     assert game.to_move == 0
 
 

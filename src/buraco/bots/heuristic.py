@@ -44,6 +44,7 @@ Discarding
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any
@@ -196,7 +197,8 @@ class _Rules:
         self.clean_out = options["go_out_canastra"] == "clean"
         self.top_meld = bool(options["pile_top_meld"])
         self.pile_open = bool(options["pile_open"])
-        self.keep_top = bool(options["keep_taken_top"])
+        # with pile_top_meld the taken top card is melded at once and never stays kept
+        self.keep_top = bool(options["keep_taken_top"]) and not self.top_meld
         self.wild_moves = bool(options["wild_moves"])
         self.players = int(options["players"])
         self.sides = int(options["sides"])
@@ -612,6 +614,16 @@ def _horizon(view: SeatView, r: _Rules) -> float:
     return max(1.0, turns)
 
 
+def _ready_to_go_out(view: SeatView, r: _Rules) -> bool:
+    """Whether the seat's side holds its morto and a canastra that lets it go out."""
+    if not view.pot_taken[view.side]:
+        return False
+    clean = r.clean_out
+    return any(
+        m.canastra and (m.clean or not clean) and not m.staged for m in view.melds[view.side]
+    )
+
+
 def _threat(view: SeatView, r: _Rules) -> float:
     """How close the opponents are to going out, from 0 to 1.
 
@@ -711,10 +723,43 @@ class HeuristicBot(Bot):
             return legal[0]
         if DRAW not in legal:
             return TAKE_PILE
+        if self._pointless_swap(t):
+            return DRAW
         turns = _stock_left(t.view, t.r) / t.r.players
         base = _DRAW_VALUE if t.r.clean_out else _DRAW_VALUE_ANY
         threshold = base + _DRAW_SHORT * max(0.0, 1.0 - turns / _SHORT_TURNS)
         return TAKE_PILE if self._pile_gain(t) > threshold else DRAW
+
+    def _pointless_swap(self, t: _Turn) -> bool:
+        """Whether taking a one-card pile would only swap its card for one worth as much.
+
+        Under ``keep_taken_top`` a lone top card that cannot be melded at once stays in
+        hand while another card is discarded. When the card that would go is worth no
+        less to the bot than the one taken (another wild for a wild, a copy of it), the
+        take makes no progress, and a run of such takes passes the same cards round the
+        table; drawing from the stock brings a new card instead.
+        """
+        view, r = t.view, t.r
+        if not r.keep_top or view.pile_size != 1 or not view.pile:
+            return False
+        top = view.pile[-1]
+        with_top = list(t.counts)
+        with_top[top] += 1
+        if (
+            not _WILD[top]
+            and _classes(with_top, r, t.own).get(top, _JUNK) >= _MELD
+            and (t.size >= 2 or _ready_to_go_out(view, r))
+        ):
+            return False  # it can be melded (with one card left over to discard)
+        after = copy.copy(t)
+        after.counts = tuple(with_top)
+        after.size = t.size + 1
+        after.wilds = t.wilds + _WILD[top]
+        held = [c for c in _CODES if with_top[c]]
+        ranked = self._discard_scores(after, [Discard(c) for c in held])
+        scores = dict(zip(held, ranked, strict=True))
+        others = [scores[c] for c in held if c != top or t.counts[top]]
+        return bool(others) and min(others) >= scores[top]
 
     def _pile_gain(self, t: _Turn) -> float:
         """What taking the pile is worth beyond the hand as it is."""

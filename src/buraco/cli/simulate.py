@@ -21,7 +21,7 @@ from buraco.cli.common import (
     progress_bar,
     user_errors,
 )
-from buraco.game import Game
+from buraco.game import STREAK_NOTE, Game
 from buraco.record import save
 
 
@@ -87,10 +87,16 @@ class _Stats:
         self.wins: Counter[int] = Counter()
         self.match_hands: list[int] = []
         self.games = 0
+        self.hand_actions: list[int] = []
+        self.streak_hands = 0
 
     def add(self, game: Game, actions: int) -> None:
         self.games += 1
         self.actions.append(actions)
+        for events in game.hand_events:
+            self.hand_actions.append(sum(1 for e in events if e.action is not None))
+            if any(e.note.startswith(STREAK_NOTE) for e in events):
+                self.streak_hands += 1
         for res in game.results:
             self.hands += 1
             self.ended[res.ended_by] += 1
@@ -117,6 +123,8 @@ class _Stats:
             "mean_score": [statistics.fmean(s) if s else 0.0 for s in self.scores],
             "canastras_per_hand": {k: v / self.hands for k, v in sorted(self.canastras.items())},
             "mean_actions_per_game": statistics.fmean(self.actions),
+            "median_actions_per_hand": statistics.median(self.hand_actions),
+            "streak_limit_hands": self.streak_hands,
         }
         if matches:
             out["wins"] = [self.wins[s] for s in range(self.sides)]
@@ -152,7 +160,12 @@ def _print(s: dict[str, Any]) -> None:
     console.print(f"canastras per hand: {kinds}")
     console.print(
         f"going-out rate: {s['going_out_rate']:.0%}; mean actions per game: "
-        f"{s['mean_actions_per_game']:.0f}"
+        f"{s['mean_actions_per_game']:.0f}; median actions per hand: "
+        f"{s['median_actions_per_hand']:g}"
     )
+    if s["streak_limit_hands"]:
+        console.print(
+            f"hands where pile_streak_limit forced a draw from the stock: {s['streak_limit_hands']}"
+        )
     if "wins" in s:
         console.print(f"mean hands per match: {s['mean_hands_per_match']:.1f}")

@@ -52,7 +52,7 @@ def rules_summary(r: Rules) -> list[str]:
     turn = "Turn: draw from the stock or take the whole discard pile, then meld, add, discard."
     if r.pile_top_meld:
         turn += " The pile may be taken only to meld its top card at once."
-    if r.keep_taken_top:
+    elif r.keep_taken_top:
         turn += " The top card taken may not be discarded that turn."
     if r.first_card_choice:
         turn += " The first player may turn the first card drawn up and draw again."
