@@ -16,15 +16,29 @@ from buraco.record import load
     [
         ({"seed": "abc"}, "seed must be a whole number"),
         ({"seed": 1.5}, "seed must be a whole number"),
-        ({"names": [1, 2, 3, 4]}, "player names"),
-        ({"names": ["a"]}, "player names"),
+        ({"seed": 10**4000}, "from 0 to 18446744073709551615, not a whole number of 13288 bits"),
+        ({"seed": -1}, "seed must be a whole number from 0"),
+        ({"names": [1, 2, 3, 4]}, "player name 1 must be a string"),
+        ({"names": ["a"]}, "give 4 player names"),
+        ({"names": "abcd"}, "give 4 player names"),
+        ({"names": ["a", "b", "c", "\x1b[2J"]}, "control character"),
+        ({"names": ["a", "b", "c", "\u202eevil"]}, "control character"),
+        ({"names": ["a", "b", "c", "x" * 41]}, "1 to 40 characters"),
+        ({"names": ["a", "b", "c", "  "]}, "not all spaces"),
         ({"first_dealer": 1.0}, "first_dealer"),
         ({"first_dealer": 4}, "first_dealer"),
+        ({"match": 1}, "match must be True or False"),
+        ({"stacked": 5}, "stacked is a list of decks"),
+        ({"stacked": "3H 4H"}, "stacked is a list of decks"),
         ({"stacked": [None]}, "a stacked deck"),
         ({"stacked": [[99]]}, "card names or codes"),
-        ({"cuts": ["a"]}, "cuts must be whole numbers"),
+        ({"cuts": ["a"]}, "a cut is a whole number from -3 to 3"),
+        ({"cuts": [10**30]}, "a cut is a whole number from -3 to 3"),
+        ({"cuts": 7}, "cuts is a list of cuts"),
         ({"scores": [0]}, "starting scores"),
         ({"scores": ["zero", 0]}, "starting scores"),
+        ({"scores": 5}, "starting scores"),
+        ({"scores": [10**8, 0]}, "starting scores"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_message(kwargs: dict[str, Any], words: str) -> None:
@@ -37,9 +51,18 @@ def test_bad_arguments_are_refused_with_a_message(kwargs: dict[str, Any], words:
     [
         ("target", float("inf"), "not a whole number"),
         ("target", 1.7, "not a whole number"),
-        ("pot_sizes", [float("inf")], "not a list of whole numbers"),
-        ("pot_sizes", "1,1", "at least 2 cards"),
-        ("hand_size", -3, "negative"),
+        ("pot_sizes", [float("inf")], r"\[inf\] is not a list of up to 4 whole numbers"),
+        ("pot_sizes", "1,1", "sizes of 2 to 30 cards"),
+        ("hand_size", -3, "out of range; use 0 to 30"),
+        ("decks", 100_000_000, "out of range; use 0 to 4"),
+        ("target", 10**4000, "out of range"),
+        ("target", "9" * 5000, "not a whole number"),
+        ("pot_sizes", [11] * 1000, "up to 4 whole numbers"),
+        ("pot_sizes", "11," * 1000, "up to 4 whole numbers"),
+        ("pot_sizes", "11,99", "2 to 30 cards"),
+        ("clean_bonus", 10**6, "use 0 to 10000"),
+        ("aces", ["both"], "not allowed"),
+        ("set_ranks", None, "must list ranks"),
     ],
 )
 def test_bad_option_values_are_refused(option: str, value: object, words: str) -> None:
@@ -50,6 +73,8 @@ def test_bad_option_values_are_refused(option: str, value: object, words: str) -
 def test_a_preset_must_be_a_name() -> None:
     with pytest.raises(RulesError, match="unknown preset"):
         make_rules([])  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="rules must be a preset name"):
+        Game(None)  # type: ignore[arg-type]
 
 
 def test_changing_the_player_count_starts_from_that_counts_defaults() -> None:

@@ -90,7 +90,9 @@ VARIANTS: list[Config] = [
     Config("fechado", 2, (("cutter_keeps_wild", True), ("clean_eight_set_bonus", 1000))),
     Config("us", 4, (("aces", "high"), ("semi_clean_bonus", 150), ("go_out_canastra", "any"))),
     Config("italiano", 4, (("semi_clean_bonus", 150), ("semi_clean_wild", "deuce"))),
-    Config("netcartas", 2, (("unplayed_pot", "cards"), ("pile_streak_limit", 3))),
+    Config("netcartas", 2, (("keep_taken_top", False), ("pile_streak_limit", 3))),
+    Config("netcartas", 4, (("opening_minimum", 50), ("failed_opening_penalty", 15))),
+    Config("us", 4, (("unused_pot_penalty", True), ("unplayed_pot", "cards"))),
 ]
 """House-rule options on top of the presets, for the scoring and ending checks."""
 
@@ -211,6 +213,42 @@ def unplayed_pot(game: Game, seat: int) -> bool:
     return not any(e.seat == seat and e.action is not None for e in game.events[taken + 1 :])
 
 
+def pot_used(game: Game, side: int) -> bool:
+    """RULINGS 16: after taking its morto the side put a card on the table for good.
+
+    From the log: a meld or add by a seat of the side after the morto was taken, unless an
+    opening short of its minimum sent it back, or it is staged in the turn still going on.
+    """
+    r = game.rules
+    events = game.events
+    start = next(
+        (
+            i
+            for i, e in enumerate(events)
+            if e.note.startswith("took the morto") and r.side_of(e.seat) == side
+        ),
+        None,
+    )
+    if start is None:
+        return False
+    for i in range(start + 1, len(events)):
+        e = events[i]
+        if not isinstance(e.action, Meld | Add) or r.side_of(e.seat) != side:
+            continue
+        # the discard that ended the seat's turn, and whether the opening fell short there
+        end = next(
+            (j for j in range(i + 1, len(events)) if isinstance(events[j].action, Discard)),
+            len(events),
+        )
+        if end + 1 < len(events) and events[end + 1].note.startswith("opening short"):
+            continue
+        staged = any(m.staged for m in game.melds[side])
+        if end == len(events) and not game.is_hand_over() and staged:
+            continue  # staged toward an opening this turn: not on the table for good yet
+        return True
+    return False
+
+
 def expected_cut_points(game: Game, side: int) -> int:
     """RULINGS 11: the cut bonus of a side for the current deal."""
     r = game.rules
@@ -278,7 +316,8 @@ def check_scores(game: Game) -> None:
                 hand -= sum(card_value(r, c) for m in staged for c in m.cards())
         assert sc.hand == hand, f"side {side}: hand {sc.hand}, expected {hand}"
         if side in taken:
-            assert sc.pot == 0
+            unused = getattr(r, "unused_pot_penalty", False) and not pot_used(game, side)
+            assert sc.pot == (-r.pot_penalty if unused else 0)
         elif r.pot_penalty_if_none_taken or taken:
             assert sc.pot == -r.pot_penalty
         else:

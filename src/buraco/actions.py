@@ -33,7 +33,7 @@ from enum import IntEnum
 from typing import Literal, NamedTuple
 
 from buraco.cards import CARD_NAMES, Card, parse_card
-from buraco.errors import NotationError
+from buraco.errors import NotationError, shown
 
 
 class Place(IntEnum):
@@ -167,9 +167,22 @@ FORMS = (
 """A one-line summary of the notation, used in error messages."""
 
 
+MAX_TEXT = 500
+"""The longest action text accepted, in characters (a meld of every card fits)."""
+
+MAX_MELD_NUMBER = 999
+"""The highest meld number accepted in an action (no side ever has that many melds)."""
+
+MAX_MELD_CARDS = 200
+"""The most cards a ``meld`` action may name (more than any pack holds of one rank)."""
+
+
 def _meld_number(word: str, text: str) -> int:
-    if not word.isdigit() or int(word) < 1:
-        raise NotationError(f"{text!r}: meld numbers start at 1, got {word!r}")
+    if not (word.isascii() and word.isdigit()) or len(word) > 3 or int(word) < 1:
+        raise NotationError(
+            f"{text!r}: a meld number is a whole number from 1 to {MAX_MELD_NUMBER} "
+            f"(your side's melds are numbered from 1), not {word!r}"
+        )
     return int(word) - 1
 
 
@@ -178,7 +191,17 @@ def parse_action(text: str) -> Action:
 
     A game's :meth:`~buraco.game.Game.parse` also fills in an omitted placement
     when only one is legal and puts a set's cards in their canonical order.
+
+    >>> parse_action("add ² 3S")
+    Traceback (most recent call last):
+    ...
+    buraco.errors.NotationError: 'add ² 3S': a meld number is a whole number from 1 to 999 \
+(your side's melds are numbered from 1), not '²'
     """
+    if not isinstance(text, str):
+        raise NotationError(f"action text must be a string, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"action text is at most {MAX_TEXT} characters, not {len(text)}")
     words = text.replace(",", " ").split()
     if not words:
         raise NotationError(f"empty action; actions are: {FORMS}")
@@ -218,3 +241,99 @@ def parse_action(text: str) -> Action:
             raise NotationError(f"{text!r}: write 'move N low' or 'move N high'")
         return MoveWild(_meld_number(args[0], text), _PLACES_BY_WORD[args[1].lower()])
     raise NotationError(f"unknown action {words[0]!r}; actions are: {FORMS}")
+
+
+_KINDS: dict[type, str] = {
+    Draw: "draw",
+    TurnUp: "turn-up",
+    TakePile: "take-pile",
+    Meld: "meld",
+    Add: "add",
+    MoveWild: "move",
+    Discard: "discard",
+}
+ACTION_TYPES = frozenset(_KINDS)
+"""The classes of action values (exactly these: a plain tuple is not an action)."""
+
+_VALUE_FORMS = (
+    "Draw(), TurnUp(), TakePile(), Meld(cards), Add(meld, card[, place]), MoveWild(meld, to) "
+    "or Discard(card), with card codes 0-52 and meld indexes from 0"
+)
+
+
+def check_action(value: object) -> Action:
+    """An action value checked field by field, with its placement as a :class:`Place`.
+
+    Raises :class:`NotationError` naming the bad field and what is allowed, for a
+    value that is not one of the action classes or holds a field no action can.
+
+    >>> check_action(Add(0, 32, 1))
+    Add('add 1 7H low')
+    >>> check_action(Discard(53))
+    Traceback (most recent call last):
+    ...
+    buraco.errors.NotationError: Discard: a card is a code from 0 to 52 (see buraco.cards), \
+not 53
+    >>> check_action(("draw",))
+    Traceback (most recent call last):
+    ...
+    buraco.errors.NotationError: an action is text such as 'draw' or an action value: \
+Draw(), TurnUp(), TakePile(), Meld(cards), Add(meld, card[, place]), MoveWild(meld, to) \
+or Discard(card), with card codes 0-52 and meld indexes from 0; not a tuple
+    """
+    kind = _KINDS.get(type(value))
+    if kind is None:
+        what = f"a {type(value).__name__}" if isinstance(value, tuple | list) else shown(value)
+        raise NotationError(
+            f"an action is text such as 'draw' or an action value: {_VALUE_FORMS}; not {what}"
+        )
+    action: Action = value  # type: ignore[assignment]
+    name = type(value).__name__
+    if action.kind != kind:
+        raise NotationError(f"{name}: its kind is {kind!r}, not {action.kind!r}")
+    if isinstance(action, Discard):
+        _check_card(name, action.card)
+    elif isinstance(action, Meld):
+        cards = action.cards
+        if not isinstance(cards, tuple | list) or not 1 <= len(cards) <= MAX_MELD_CARDS:
+            raise NotationError(
+                f"{name}: cards is a tuple of 1 to {MAX_MELD_CARDS} card codes, not {shown(cards)}"
+            )
+        for c in cards:
+            _check_card(name, c)
+        return Meld(tuple(cards))
+    elif isinstance(action, Add):
+        _check_meld_index(name, action.meld)
+        _check_card(name, action.card)
+        return Add(action.meld, action.card, _check_place(name, "place", action.place, _PLACES))
+    elif isinstance(action, MoveWild):
+        _check_meld_index(name, action.meld)
+        ends = (Place.LOW, Place.HIGH)
+        return MoveWild(action.meld, _check_place(name, "to", action.to, ends))
+    return action
+
+
+_PLACES = tuple(Place)
+
+
+def _check_card(name: str, card: object) -> None:
+    if type(card) is not int or not 0 <= card < len(CARD_NAMES):
+        raise NotationError(
+            f"{name}: a card is a code from 0 to {len(CARD_NAMES) - 1} (see buraco.cards), "
+            f"not {shown(card)}"
+        )
+
+
+def _check_meld_index(name: str, meld: object) -> None:
+    if type(meld) is not int or not 0 <= meld < MAX_MELD_NUMBER:
+        raise NotationError(
+            f"{name}: meld is the 0-based index of one of your side's melds (0 to "
+            f"{MAX_MELD_NUMBER - 1}), not {shown(meld)}"
+        )
+
+
+def _check_place(name: str, field: str, place: object, allowed: tuple[Place, ...]) -> Place:
+    if type(place) in (int, Place) and place in allowed:
+        return Place(place)  # type: ignore[arg-type]
+    words = ", ".join(f"Place.{p.name}" for p in allowed)
+    raise NotationError(f"{name}: {field} is one of {words}, not {shown(place)}")

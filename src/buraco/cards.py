@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from buraco.errors import CardError
+from buraco.errors import CardError, shown
 
 Card = int
 """A card code, 0-52 (see the module docstring)."""
@@ -33,6 +33,9 @@ JOKER: Card = 52
 
 N_CODES = 53
 """Number of distinct card codes (52 suited cards and the joker)."""
+
+MAX_CARDS = 1000
+"""The most cards a list of card names may hold (several packs' worth)."""
 
 ACE, TWO = 0, 1
 """Rank indices of the ace and the two."""
@@ -69,7 +72,12 @@ def is_wild_capable(card: Card) -> bool:
 
 
 def card_name(card: Card) -> str:
-    """Two-character name of a code (``AS``, ``TH``, ``JK``)."""
+    """Two-character name of a code (``AS``, ``TH``, ``JK``).
+
+    Raises :class:`CardError` for anything but a code from 0 to 52.
+    """
+    if type(card) is not int or not 0 <= card < N_CODES:
+        raise CardError(f"a card code is a whole number from 0 to 52, not {shown(card)}")
     return CARD_NAMES[card]
 
 
@@ -78,7 +86,9 @@ def parse_card(text: str) -> Card:
 
     Raises :class:`CardError` naming the allowed forms for anything else.
     """
-    code = _BY_NAME.get(text.strip().upper())
+    if not isinstance(text, str):
+        raise CardError(f"a card name is a string such as '7H', not {shown(text)}")
+    code = _BY_NAME.get(text.strip().upper()) if len(text) <= 10 else None
     if code is None:
         raise CardError(
             f"unknown card {text!r}: a card is a rank (A 2 3 4 5 6 7 8 9 T J Q K, or 10) "
@@ -87,9 +97,21 @@ def parse_card(text: str) -> Card:
     return code
 
 
-def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    """Codes of a whitespace- or comma-separated list of card names."""
-    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+def parse_cards(text: str | Sequence[str]) -> list[Card]:
+    """Codes of a whitespace- or comma-separated list of card names (or of the names).
+
+    Raises :class:`CardError` for anything else, or for more than ``MAX_CARDS`` names.
+    """
+    if isinstance(text, str):
+        if len(text) > 4 * MAX_CARDS:
+            raise CardError(f"a list of cards is at most {4 * MAX_CARDS} characters long")
+        words = text.replace(",", " ").split()
+    elif isinstance(text, list | tuple):
+        words = list(text)
+    else:
+        raise CardError(f"cards are a string of card names or a list of them, not {shown(text)}")
+    if len(words) > MAX_CARDS:
+        raise CardError(f"a list of cards holds at most {MAX_CARDS} cards, not {len(words)}")
     return [parse_card(w) for w in words]
 
 

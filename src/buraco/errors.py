@@ -34,5 +34,37 @@ class SeatError(BuracoError, ValueError):
     """A seat number that is not at the table."""
 
 
+class BotError(BuracoError, ValueError):
+    """An unknown bot, or a bot parameter with a bad value."""
+
+
 class RecordError(BuracoError, ValueError):
     """A game record that is malformed or does not replay."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value as an error message quotes it: its repr, cut to ``limit`` characters.
+
+    A huge whole number is described by its size (its digits could not even be
+    printed), and a long list or tuple by its length.
+
+    >>> shown("x" * 50, limit=10)
+    "'xxxxxx..."
+    >>> shown(10**5000)
+    'a whole number of 16610 bits'
+    >>> shown((1, 2, 3)), shown(list(range(100)))
+    ('(1, 2, 3)', 'a list of 100')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a whole number of {value.bit_length()} bits"
+    if isinstance(value, list | tuple):
+        if len(value) <= 10:
+            try:
+                text = repr(value)
+            except (ValueError, RecursionError):  # a huge number or deep nesting inside
+                text = ""
+            if text and len(text) <= limit:
+                return text
+        return f"a {type(value).__name__} of {len(value)}"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

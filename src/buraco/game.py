@@ -20,6 +20,7 @@ or given), and its actions; see :mod:`buraco.record`.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -28,6 +29,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buraco.actions import (
+    ACTION_TYPES,
     DRAW,
     TAKE_PILE,
     TURN_UP,
@@ -40,11 +42,13 @@ from buraco.actions import (
     Place,
     TakePile,
     TurnUp,
+    check_action,
     parse_action,
 )
 from buraco.cards import (
     CARD_NAMES,
     JOKER,
+    MAX_CARDS,
     N_CODES,
     Card,
     build_deck,
@@ -53,11 +57,18 @@ from buraco.cards import (
     parse_card,
     parse_cards,
 )
-from buraco.errors import IllegalAction, NotationError, RulesError
+from buraco.errors import (
+    BuracoError,
+    IllegalAction,
+    NotationError,
+    RulesError,
+    SeatError,
+    shown,
+)
 from buraco.melds import TableMeld
 from buraco.movegen import MoveTables
 from buraco.opening import can_reach
-from buraco.rules import Rules, make_rules
+from buraco.rules import PRESETS, Rules, make_rules
 
 if TYPE_CHECKING:
     from buraco.views import MeldView
@@ -209,6 +220,11 @@ class Game:
     ) -> None:
         if isinstance(rules, str):
             rules = make_rules(rules, players=players, **options)
+        elif not isinstance(rules, Rules):
+            raise RulesError(
+                f"rules must be a preset name ({', '.join(PRESETS)}) or a Rules from "
+                f"make_rules, not {type(rules).__name__}"
+            )
         elif players is not None or options:
             changes = dict(options)
             if players is not None:
@@ -230,26 +246,38 @@ class Game:
         ]
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        if type(seed) is not int:
-            raise RulesError(f"seed must be a whole number, not {seed!r}")
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            raise RulesError(f"seed must be a whole number from 0 to {MAX_SEED}, not {shown(seed)}")
         self.seed = seed
-        self.match = bool(match)
-        self.names = tuple(names) if names else tuple(f"Player {s + 1}" for s in range(self.n))
-        if len(self.names) != self.n or not all(isinstance(x, str) for x in self.names):
-            raise RulesError(f"give {self.n} player names (strings), not {list(self.names)!r}")
-        self._stacked = [_deck_codes(d) for d in stacked] if stacked else []
-        self._cuts = list(cuts) if cuts else []
-        if not all(type(c) is int for c in self._cuts):
-            raise RulesError(f"cuts must be whole numbers, not {self._cuts!r}")
+        if type(match) is not bool:
+            raise RulesError(f"match must be True or False, not {shown(match)}")
+        self.match = match
+        self.names = check_names(names, self.n)
+        self._stacked = [_deck_codes(d) for d in _listed(stacked, "stacked", "decks")]
+        self._cuts = _listed(cuts, "cuts", "cuts")
+        spread = rules.cut_spread
+        for c in self._cuts:
+            if type(c) is not int or not -spread <= c <= spread:
+                raise RulesError(
+                    f"a cut is a whole number from {-spread} to {spread} (cut_spread), "
+                    f"not {shown(c)}"
+                )
         if first_dealer is None:
             first_dealer = random.Random(f"buraco:{seed}:dealer").randrange(self.n)
         if type(first_dealer) is not int or not 0 <= first_dealer < self.n:
-            raise RulesError(f"first_dealer must be a seat from 0 to {self.n - 1}")
+            raise RulesError(
+                f"first_dealer must be a seat from 0 to {self.n - 1}, not {shown(first_dealer)}"
+            )
         self.first_dealer = first_dealer
         if scores is not None and (
-            len(scores) != self.k or not all(type(x) is int for x in scores)
+            not isinstance(scores, list | tuple)
+            or len(scores) != self.k
+            or not all(type(x) is int and abs(x) <= MAX_SCORE for x in scores)
         ):
-            raise RulesError(f"give {self.k} starting scores (whole numbers, one per side)")
+            raise RulesError(
+                f"give {self.k} starting scores, one per side, whole numbers from "
+                f"{-MAX_SCORE} to {MAX_SCORE}"
+            )
         self.totals = list(scores) if scores is not None else [0] * self.k
         self.start_totals = list(self.totals)
         self.results: list[HandResult] = []
@@ -276,7 +304,7 @@ class Game:
                     f"stacked deck of hand {number + 1} is not the {r.deck_size}-card pack of "
                     f"these rules ({r.decks} decks, {r.jokers_per_deck} jokers each)"
                 )
-            cut = self._cuts[number] if number < len(self._cuts) else 1
+            cut = self._cuts[number] if number < len(self._cuts) else min(1, r.cut_spread)
         else:
             deck = build_deck(r.decks, r.jokers_per_deck)
             rng.shuffle(deck)
@@ -404,20 +432,30 @@ class Game:
 
     def hand(self, seat: int) -> list[Card]:
         """The cards in a seat's hand (code order). Hidden information: see :meth:`view`."""
-        return cards_of(self.hands[seat])
+        return cards_of(self.hands[self._check_seat(seat)])
 
     def side_melds(self, side: int) -> list[TableMeld]:
         """A side's melds, in the order they were made (meld number = index + 1)."""
-        return self.melds[side]
+        return self.melds[self._check_side(side)]
 
     def requirement_left(self, side: int) -> int:
         """The side's initial-meld minimum this hand, or 0 once it has opened.
 
         Melds staged this turn count toward it (see :attr:`staged_value`).
         """
-        if self.opened[side]:
+        if self.opened[self._check_side(side)]:
             return 0
         return self.requirement[side]
+
+    def _check_seat(self, seat: object) -> int:
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise SeatError(f"a seat is a number from 0 to {self.n - 1}, not {shown(seat)}")
+        return seat
+
+    def _check_side(self, side: object) -> int:
+        if type(side) is not int or not 0 <= side < self.k:
+            raise SeatError(f"a side is a number from 0 to {self.k - 1}, not {shown(side)}")
+        return side
 
     # ================================================================================
     # legal actions
@@ -455,10 +493,14 @@ class Game:
         return legal
 
     def is_legal(self, action: Action | str) -> bool:
-        """Whether an action (or action text) is legal now."""
+        """Whether an action (or action text) is legal now.
+
+        False for anything that is not an action: text that does not parse, a value
+        of the wrong type or with impossible fields.
+        """
         try:
-            act = self.parse(action)
-        except (NotationError, ValueError):
+            act = self._resolve(action)
+        except BuracoError:
             return False
         return act in self.legal_actions()
 
@@ -728,9 +770,11 @@ class Game:
         """Parse action notation in this game's context.
 
         Puts a set's cards in canonical order and fills in an omitted placement
-        of an ``add`` when exactly one placement is legal.
+        of an ``add`` when exactly one placement is legal. An action value is checked
+        field by field (:func:`~buraco.actions.check_action`). Raises
+        :class:`~buraco.errors.NotationError` for anything that is not an action.
         """
-        action = parse_action(text) if isinstance(text, str) else text
+        action = parse_action(text) if isinstance(text, str) else check_action(text)
         if isinstance(action, Meld):
             shape = self.tables.shape(action.cards)
             if isinstance(shape, TableMeld) and not shape.run:
@@ -749,6 +793,18 @@ class Game:
                 raise NotationError(f"'{action}' could go more than one way: say {options}")
         return action
 
+    def _resolve(self, action: object) -> Action:
+        """Action text parsed in context, or an action value checked (a set's cards sorted).
+
+        A value's omitted placement is not filled in: only text is read that freely.
+        """
+        if isinstance(action, str):
+            return self.parse(action)
+        act = check_action(action)
+        if isinstance(act, Meld):
+            return self.parse(act)
+        return act
+
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply a legal action (or action text) of the seat to move.
 
@@ -756,20 +812,22 @@ class Game:
         leaves the game unchanged, for an illegal action or the wrong ``seat``.
         """
         act = self.parse(action) if isinstance(action, str) else action
-        if seat is not None and seat != self.turn:
+        if type(act) not in ACTION_TYPES:
+            check_action(act)  # raises, naming what an action is
+        if seat is not None and self._check_seat(seat) != self.turn:
             if self.phase == Phase.OVER:
                 raise IllegalAction("the hand is over", "hand-over")
             raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s", "wrong-player")
         legal = self._legal if self._legal is not None else self.legal_actions()
-        if act not in legal:
-            if isinstance(act, Meld):
-                canon = self.parse(act)
-                if canon in legal:
-                    act = canon
-                else:
-                    raise IllegalAction(*self.explain(act))
-            else:
-                raise IllegalAction(*self.explain(act))
+        try:
+            # the engine's own value: an equal one with odd field types (5.0 for 5) never
+            # reaches the state
+            act = legal[legal.index(act)]
+        except ValueError:
+            act = self._resolve(act)
+            if act not in legal:
+                raise IllegalAction(*self.explain(act)) from None
+            act = legal[legal.index(act)]
         self._legal = None
         self.score_cache = None
         if isinstance(act, Discard):
@@ -1109,13 +1167,21 @@ class Game:
     # ================================================================================
     # explaining illegal actions
     # ================================================================================
-    def explain(self, action: Action) -> tuple[str, str]:
-        """Why an action is not legal now: (message, rule id). Empty message if it is."""
-        if action in self.legal_actions():
+    def explain(self, action: Action | str) -> tuple[str, str]:
+        """Why an action (or action text) is not legal now: (message, rule id).
+
+        The message is empty when it is legal. Text that does not parse, or a value
+        that is not an action, gives the notation error with the rule id ``notation``.
+        """
+        try:
+            act = self._resolve(action)
+        except BuracoError as e:
+            return (str(e), "notation")
+        if act in self.legal_actions():
             return ("", "")
         from buraco.explain import explain
 
-        return explain(self, action)
+        return explain(self, act)
 
     # ================================================================================
     # copying
@@ -1178,6 +1244,65 @@ class Game:
         )
 
 
+MAX_SEED = 2**64 - 1
+"""The largest seed a game takes."""
+
+MAX_SCORE = 10_000_000
+"""The largest match total (either sign) a game may start from."""
+
+MAX_NAME = 40
+"""The longest player name, in characters."""
+
+MAX_HANDS = 1000
+"""The most hands a game may be given stacked decks or cuts for."""
+
+# characters a name may not hold: they would move the cursor, clear a terminal, or turn text
+_NOT_IN_NAMES = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def check_names(names: object, players: int) -> tuple[str, ...]:
+    r"""Player names checked: one per seat, 1 to MAX_NAME characters, no control characters.
+
+    ``None`` (or an empty list) gives ``Player 1``, ``Player 2``, ...
+
+    >>> check_names(None, 2)
+    ('Player 1', 'Player 2')
+    >>> check_names(["Ana", "Bia\x1b[2J"], 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    buraco.errors.RulesError: player name 2 ('Bia\x1b[2J') holds a control character; ...
+    """
+    if names is None or (isinstance(names, list | tuple) and not names):
+        return tuple(f"Player {s + 1}" for s in range(players))
+    if not isinstance(names, list | tuple) or len(names) != players:
+        raise RulesError(f"give {players} player names (a list of strings), not {shown(names, 60)}")
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise RulesError(f"player name {i + 1} must be a string, not {shown(name)}")
+        if not 1 <= len(name) <= MAX_NAME or not name.strip():
+            raise RulesError(
+                f"player name {i + 1} ({shown(name, 60)}) must be 1 to {MAX_NAME} characters, "
+                "not all spaces"
+            )
+        if any(unicodedata.category(ch) == "Cc" or ch in _NOT_IN_NAMES for ch in name):
+            raise RulesError(
+                f"player name {i + 1} ({name!r}) holds a control character; names are 1 to "
+                f"{MAX_NAME} printable characters"
+            )
+    return tuple(names)
+
+
+def _listed(value: object, name: str, what: str) -> list[Any]:
+    """A list of per-hand items (stacked decks or cuts), bounded in length."""
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple):
+        raise RulesError(f"{name} is a list of {what}, one per hand, not {shown(value)}")
+    if len(value) > MAX_HANDS:
+        raise RulesError(f"{name} holds at most {MAX_HANDS} {what}, not {len(value)}")
+    return list(value)
+
+
 _TABLES: dict[Rules, MoveTables] = {}
 
 
@@ -1192,10 +1317,11 @@ def _tables_for(rules: Rules) -> MoveTables:
 def _deck_codes(deck: Iterable[Card | str]) -> list[Card]:
     if isinstance(deck, str):
         return parse_cards(deck)
-    try:
-        items = list(deck)
-    except TypeError:
-        raise RulesError(f"a stacked deck is a sequence of cards, not {deck!r}") from None
+    if not isinstance(deck, list | tuple) or len(deck) > MAX_CARDS:
+        raise RulesError(
+            f"a stacked deck is a string or a list of at most {MAX_CARDS} cards, not {shown(deck)}"
+        )
+    items = list(deck)
     out = []
     for c in items:
         if isinstance(c, str):
@@ -1203,7 +1329,7 @@ def _deck_codes(deck: Iterable[Card | str]) -> list[Card]:
         elif type(c) is int and 0 <= c < N_CODES:
             out.append(c)
         else:
-            raise RulesError(f"a stacked deck holds card names or codes 0-52, not {c!r}")
+            raise RulesError(f"a stacked deck holds card names or codes 0-52, not {shown(c)}")
     return out
 
 
@@ -1225,13 +1351,22 @@ def deck_for(
     cards than the deal needs is completed the same way. ``dealer`` must match
     the game's dealer of that hand.
     """
-    from buraco.cards import counts_of, parse_cards
+    from buraco.cards import counts_of
 
     def codes(x: str | Iterable[Card]) -> list[Card]:
-        return parse_cards(x) if isinstance(x, str) else list(x)
+        return _deck_codes(x)
 
+    if not isinstance(rules, Rules):
+        raise RulesError(f"deck_for needs a Rules (from make_rules), not {shown(rules)}")
     r = rules
     n = r.players
+    if type(dealer) is not int or not 0 <= dealer < n:
+        raise RulesError(f"dealer must be a seat from 0 to {n - 1}, not {shown(dealer)}")
+    if hands is not None and (not isinstance(hands, list | tuple) or len(hands) > n):
+        raise RulesError(f"hands lists at most {n} hands, one per seat, not {shown(hands)}")
+    pot_count = len(r.pot_sizes)
+    if pots is not None and (not isinstance(pots, list | tuple) or len(pots) > pot_count):
+        raise RulesError(f"pots lists at most {pot_count} mortos, not {shown(pots)}")
     pool = counts_of(build_deck(r.decks, r.jokers_per_deck))
 
     def take(cards: list[Card], what: str) -> list[Card]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from buraco.cards import JOKER, N_CODES, RANKS, TWO
-from buraco.errors import RulesError
+from buraco.errors import RulesError, shown
 
 Aces = Literal["both", "low", "high"]
 GoOutCanastra = Literal["clean", "any"]
@@ -369,6 +369,30 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Rules) if f.init and f.name != 
 _HINTS = typing.get_type_hints(Rules)
 
 
+# The largest value of each whole-number option: what the game can use (more would only
+# eat memory or never end). Card points, bonuses and penalties up to MAX_POINTS.
+MAX_POINTS = 10_000
+_MAX_INT: dict[str, int] = {
+    "sides": 3,
+    "decks": 4,
+    "jokers_per_deck": 4,
+    "hand_size": 30,
+    "opening_minimum": 1000,
+    "vulnerable_minimum": 1000,
+    "vulnerable_at": 100_000,
+    "failed_opening_penalty": 1000,
+    "stock_reserve": 100,
+    "pile_streak_limit": 1000,
+    "target": 100_000,
+    "match_hands": 1000,
+    "cut_spread": 20,
+}
+_MAX_POTS = 4
+"""The most mortos a pack may be split into."""
+_MAX_POT = 30
+"""The largest morto, in cards."""
+
+
 def option_names() -> list[str]:
     """Names of every rule option."""
     return list(_FIELDS)
@@ -383,15 +407,15 @@ def _choices(name: str) -> tuple[str, ...] | None:
 
 def coerce_option(name: str, value: Any) -> Any:
     """Check and convert one option value (strings from a command line are accepted)."""
+    if not isinstance(name, str) or name.replace("-", "_") not in _FIELDS:
+        raise RulesError(f"unknown option {shown(name)}; options are: {', '.join(_FIELDS)}")
     name = name.replace("-", "_")
-    if name not in _FIELDS:
-        raise RulesError(f"unknown option {name!r}; options are: {', '.join(_FIELDS)}")
     hint = _HINTS[name]
     choices = _choices(name)
     if choices is not None:
-        if value not in choices:
+        if not isinstance(value, str) or value not in choices:
             raise RulesError(
-                f"option {name}: {value!r} is not allowed; choose one of {', '.join(choices)}"
+                f"option {name}: {shown(value)} is not allowed; choose one of {', '.join(choices)}"
             )
         return value
     if hint is bool:
@@ -402,33 +426,39 @@ def coerce_option(name: str, value: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RulesError(f"option {name}: {value!r} is not a boolean (use true or false)")
+        raise RulesError(f"option {name}: {shown(value)} is not a boolean (use true or false)")
     if hint is int:
         number = whole_number(value)
         if number is None:
-            raise RulesError(f"option {name}: {value!r} is not a whole number")
-        if number < 0:
-            raise RulesError(f"option {name}: {number} is negative; use 0 or more")
+            raise RulesError(f"option {name}: {shown(value)} is not a whole number")
+        high = _MAX_INT.get(name, MAX_POINTS)
+        if not 0 <= number <= high:
+            raise RulesError(f"option {name}: {shown(number)} is out of range; use 0 to {high}")
         return number
     if name == "pot_sizes":
-        items = value.replace(",", " ").split() if isinstance(value, str) else value
-        try:
+        if isinstance(value, str) and len(value) <= 100:
+            items: Any = value.replace(",", " ").split()
+        else:
+            items = value
+        numbers: list[int | None] = [None]
+        if isinstance(items, list | tuple) and len(items) <= _MAX_POTS:
             numbers = [whole_number(x) for x in items]
-        except TypeError:
-            numbers = [None]
         if None in numbers:
             raise RulesError(
-                f"option pot_sizes: {value!r} is not a list of whole numbers (e.g. 11,11)"
+                f"option pot_sizes: {shown(value)} is not a list of up to {_MAX_POTS} whole "
+                "numbers (e.g. 11,11)"
             )
         sizes = tuple(n for n in numbers if n is not None)
-        if not sizes or min(sizes) < 2:
+        if not sizes or min(sizes) < 2 or max(sizes) > _MAX_POT:
             raise RulesError(
-                "option pot_sizes: give one or more sizes of at least 2 cards (a morto of "
-                "one card could leave its taker with a last card that cannot be played)"
+                f"option pot_sizes: give one to {_MAX_POTS} sizes of 2 to {_MAX_POT} cards (a "
+                "morto of one card could leave its taker with a last card that cannot be played)"
             )
         return sizes
     if name == "set_ranks":
-        text = str(value).upper().replace("10", "T").replace(",", "").replace(" ", "")
+        if not isinstance(value, str) or len(value) > 40:
+            raise RulesError(f"option set_ranks: {shown(value)} must list ranks from {RANKS}")
+        text = value.upper().replace("10", "T").replace(",", "").replace(" ", "")
         if text in ("NONE", "-"):
             text = ""
         if text == "ALL":
@@ -453,16 +483,59 @@ def whole_number(value: Any) -> int | None:
         return int(value) if value.is_integer() else None
     if isinstance(value, str):
         text = value.strip()
-        if text.lstrip("-").isdigit():
+        digits = text.removeprefix("-")
+        if digits.isascii() and digits.isdigit() and len(digits) <= 18:
             return int(text)
     return None
+
+
+def rules_from_json(preset: object, players: object, options: object) -> Rules:
+    """Rules from the JSON of a record: each option value must already have its type.
+
+    Unlike :func:`make_rules`, which also takes command-line strings (``"true"``,
+    ``"2000"``), a boolean option must be ``true`` or ``false``, a whole-number
+    option a JSON integer, ``pot_sizes`` a list of integers, the others strings.
+
+    >>> rules_from_json("aberto", 2, {"pile_open": 1})
+    Traceback (most recent call last):
+    ...
+    buraco.errors.RulesError: option pile_open: 1 is not true or false
+    """
+    if not isinstance(preset, str):
+        raise RulesError(f"the preset is a name ({', '.join(PRESETS)}), not {shown(preset)}")
+    if type(players) is not int:
+        raise RulesError(f"players is a whole number, not {shown(players)}")
+    if not isinstance(options, dict):
+        raise RulesError(f"options is an object of option values, not {shown(options)}")
+    for name, value in options.items():
+        if name not in _FIELDS or name == "players":
+            raise RulesError(
+                f"unknown option {shown(name)}; options are: "
+                + ", ".join(n for n in _FIELDS if n != "players")
+            )
+        hint = _HINTS[name]
+        if hint is bool:
+            ok = type(value) is bool
+            wanted = "true or false"
+        elif hint is int:
+            ok = type(value) is int
+            wanted = "a whole number"
+        elif name == "pot_sizes":
+            ok = isinstance(value, list) and all(type(x) is int for x in value)
+            wanted = "a list of whole numbers"
+        else:
+            ok = isinstance(value, str)
+            wanted = "a string"
+        if not ok:
+            raise RulesError(f"option {name}: {shown(value)} is not {wanted}")
+    return make_rules(preset, players, **options)
 
 
 def preset_defaults(preset: str, players: int | None = None) -> tuple[int, dict[str, Any]]:
     """Player count and option values of a preset before user overrides."""
     spec = PRESETS.get(preset) if isinstance(preset, str) else None
     if spec is None:
-        raise RulesError(f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {shown(preset)}; presets are: {', '.join(PRESETS)}")
     if players is None:
         players = 4 if 4 in spec.players else spec.players[0]
     if type(players) is not int:

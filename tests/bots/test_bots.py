@@ -15,6 +15,7 @@ from buraco.bots import (
     play_match,
     play_one,
 )
+from buraco.errors import BotError
 from buraco.melds import TableMeld
 from buraco.views import SeatView
 from scenario import TABLES
@@ -45,10 +46,14 @@ def test_bot_parameters_are_checked() -> None:
         ("mcts:policy=mcts", "unknown playout policy"),
         ("mcts:time=0", "needs a budget"),
         ("mcts:full=maybe", "must be true or false"),
-        ("mcts:width=0", "width must be at least 1"),
-        ("mcts:margin=-1", "must not be negative"),
+        ("mcts:width=0", "width must be from 1 to 100, not 0"),
+        ("mcts:margin=-1", "margin must be from 0 to"),
+        ("mcts:time=1e9", "time must be from 0 to 3600"),
+        ("mcts:iterations=" + "9" * 5000, "1 to 200 characters"),
+        ("mcts:depth=" + "9" * 30, "depth must be a whole number"),
+        ("", "bots are: random"),
     ]:
-        with pytest.raises(ValueError, match=words):
+        with pytest.raises(BotError, match=words):
             make_bot(spec)
 
 

@@ -99,7 +99,7 @@ def test_samples_give_rows_that_predict_held_out_hands() -> None:
     pytest.importorskip("numpy")
     xs, ys = samples("aberto", 4, 6, seed=1, every=4)
     assert xs and len(xs) == len(ys) and all(len(x) == len(FEATURES) for x in xs)
-    tx, ty = samples("aberto", 4, 4, seed=2, every=4)
+    tx, ty = samples("aberto", 4, 40, seed=2, every=4)  # held-out R² about 0.2 on 40 hands
     mean = sum(ty) / len(ty)
     base = sum((y - mean) ** 2 for y in ty)
     w = WEIGHTS[("aberto", 4)]

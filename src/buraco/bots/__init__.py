@@ -8,11 +8,11 @@ Bots are chosen by name, with optional parameters after a colon
 >>> make_bot("grumpy")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts
+buraco.errors.BotError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts
 >>> make_bot("mcts:depth=deep")
 Traceback (most recent call last):
 ...
-ValueError: bot 'mcts': parameter depth must be a whole number, not 'deep'
+buraco.errors.BotError: bot 'mcts': parameter depth must be a whole number, not 'deep'
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from buraco.bots.heuristic import HeuristicBot
 from buraco.bots.mcts import MctsBot
 from buraco.bots.play import play_hand, play_match, play_one
 from buraco.bots.randombot import RandomBot
+from buraco.errors import BotError, shown
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
@@ -33,23 +34,38 @@ BOTS: dict[str, type[Bot]] = {
 """Bot classes by name."""
 
 
+MAX_SPEC = 200
+"""The longest bot spec accepted, in characters."""
+
+
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a spec: a name, optionally with ``:name=value,...`` parameters."""
+    """A bot from a spec: a name, optionally with ``:name=value,...`` parameters.
+
+    Raises :class:`~buraco.errors.BotError` naming the bots, or the bot's
+    parameters, for a spec that names neither.
+    """
+    if not isinstance(spec, str) or not 0 < len(spec) <= MAX_SPEC:
+        raise BotError(
+            f"a bot spec is a name such as 'heuristic' or 'mcts:time=0.5' (1 to {MAX_SPEC} "
+            f"characters), not {shown(spec)}; bots are: {', '.join(BOTS)}"
+        )
+    if seed is not None and type(seed) is not int:
+        raise BotError(f"a bot's seed is a whole number, not {shown(seed)}")
     name, _, text = spec.partition(":")
     name = name.strip().lower()
     cls = BOTS.get(name)
     if cls is None:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(BOTS)}")
+        raise BotError(f"unknown bot {shown(name)}; bots are: {', '.join(BOTS)}")
     kwargs: dict[str, object] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep:
-            raise ValueError(f"bot {name!r}: write parameters as name=value, not {item!r}")
+            raise BotError(f"bot {name!r}: write parameters as name=value, not {shown(item)}")
         kind = cls.params.get(key)
         if kind is None:
             allowed = ", ".join(cls.params) or "none"
-            raise ValueError(f"bot {name!r} has no parameter {key!r}; parameters: {allowed}")
+            raise BotError(f"bot {name!r} has no parameter {shown(key)}; parameters: {allowed}")
         kwargs[key] = _convert(name, key, value.strip(), kind)
     return cls(seed=seed, **kwargs)
 
@@ -77,9 +93,13 @@ def _convert(bot: str, key: str, value: str, kind: type) -> object:
     if kind is bool:
         words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
         if value.lower() not in words:
-            raise ValueError(f"bot {bot!r}: parameter {key} must be true or false, not {value!r}")
+            raise BotError(
+                f"bot {bot!r}: parameter {key} must be true or false, not {shown(value)}"
+            )
         return words[value.lower()]
     try:
+        if len(value) > 20:
+            raise ValueError
         if kind is int:
             return int(value)
         if kind is float:
@@ -89,7 +109,7 @@ def _convert(bot: str, key: str, value: str, kind: type) -> object:
             return number
     except ValueError:
         what = "a whole number" if kind is int else "a number"
-        raise ValueError(f"bot {bot!r}: parameter {key} must be {what}, not {value!r}") from None
+        raise BotError(f"bot {bot!r}: parameter {key} must be {what}, not {shown(value)}") from None
     return value
 
 

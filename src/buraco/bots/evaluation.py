@@ -23,7 +23,7 @@ for three sides of two).
 ((0, 0, -175, 22, 0, 0), (0, 0, -240, 22, 0, 0))
 >>> evaluation = Evaluation.for_rules(game.rules)
 >>> round(evaluation.result(game, 0))  # side 0's estimate minus side 1's
--49
+-56
 
 To fit again (after the heuristic changes), see :func:`fit` and
 ``scripts/fit_evaluation.py``; fitting needs numpy.
@@ -174,18 +174,18 @@ def fit(xs: Sequence[Sequence[float]], ys: Sequence[float]) -> tuple[float, ...]
 
 WEIGHTS: dict[tuple[str, int], tuple[float, ...]] = {
     # scripts/fit_evaluation.py (500 training hands per table, seed 1; 125 held out)
-    ("aberto", 2): (0.261, 0.539, -1.301, -9.09, 281.441, 37.456),  # held-out R² 0.14
-    ("aberto", 4): (1.766, 0.1, -0.752, -0.55, 180.914, 185.373),  # held-out R² 0.13
+    ("aberto", 2): (2.156, 0.539, -0.826, 10.0, 126.217, 119.816),  # held-out R² 0.47
+    ("aberto", 4): (2.143, 0.455, -0.868, 11.564, 57.944, 82.198),  # held-out R² 0.29
     ("fechado", 2): (1.867, 0.736, -2.852, -12.557, -71.742, 82.718),  # held-out R² 0.39
-    ("fechado", 4): (1.177, 0.808, -2.091, -20.857, 114.679, 14.705),  # held-out R² 0.28
-    ("netcartas", 2): (1.417, 0.704, 0.82, 10.379, -17.718, 42.307),  # held-out R² 0.05
-    ("netcartas", 4): (2.078, 0.573, -3.197, -10.116, -155.96, 153.182),  # held-out R² 0.05
-    ("us", 2): (1.596, 0.352, -0.684, 6.374, 196.463, 58.347),  # held-out R² 0.18
-    ("us", 4): (0.942, 0.146, -1.191, -10.692, 190.81, 134.128),  # held-out R² 0.15
-    ("us", 6): (1.919, 0.143, -1.448, -9.455, -2.962, 107.361),  # held-out R² 0.13
-    ("italiano", 2): (1.838, 0.65, 0.931, 27.785, -103.711, 104.082),  # held-out R² 0.44
-    ("italiano", 3): (1.706, 0.7, -2.67, -17.433, 108.367, 24.624),  # held-out R² 0.52
-    ("italiano", 4): (1.5, 0.943, -1.403, -6.309, 53.011, -14.245),  # held-out R² 0.28
+    ("fechado", 4): (1.177, 0.808, -2.092, -20.866, 114.682, 14.827),  # held-out R² 0.28
+    ("us", 2): (2.144, 0.519, -0.726, 13.957, 24.226, 113.693),  # held-out R² 0.45
+    ("us", 4): (1.898, 0.457, -0.536, 14.818, -11.891, 132.943),  # held-out R² 0.21
+    ("us", 6): (2.075, 0.492, -1.048, 3.456, -15.289, 105.894),  # held-out R² 0.37
+    ("netcartas", 2): (2.408, 0.335, -1.767, 11.134, -141.854, 165.295),  # held-out R² 0.24
+    ("netcartas", 4): (1.874, 0.476, -0.604, 8.193, -80.195, 174.094),  # held-out R² 0.20
+    ("italiano", 2): (1.843, 0.712, 1.583, 34.119, -111.077, 94.163),  # held-out R² 0.45
+    ("italiano", 3): (1.688, 0.702, -2.569, -16.967, 113.876, 23.254),  # held-out R² 0.51
+    ("italiano", 4): (1.519, 0.891, -1.407, -7.436, 63.009, -15.332),  # held-out R² 0.30
 }
 """Fitted weights per (preset, players), in the order of :data:`FEATURES`.
 

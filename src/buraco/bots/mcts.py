@@ -46,12 +46,17 @@ from buraco.bots.evaluation import Evaluation
 from buraco.bots.heuristic import HeuristicBot
 from buraco.bots.play import play_one
 from buraco.determinize import Determinizer
+from buraco.errors import BotError
 from buraco.game import Game
 from buraco.rules import Rules
 from buraco.views import SeatView
 
 _MIN_ROUNDS = 3
 """Rounds before a candidate may be pruned or the search stopped."""
+
+
+MAX_TIME = 3600.0
+"""The longest search time a decision may be given, in seconds."""
 
 
 class MctsBot(Bot):
@@ -86,19 +91,24 @@ class MctsBot(Bot):
     ) -> None:
         super().__init__(seed)
         if not time > 0 and iterations <= 0:
-            raise ValueError("mcts needs a budget: time > 0 or iterations > 0")
-        if iterations < 0 or depth < 0 or pile < 0:
-            raise ValueError("mcts: iterations, depth and pile must not be negative")
-        if width < 1:
-            raise ValueError("mcts: width must be at least 1")
-        if not (prune >= 0 and margin >= 0):
-            raise ValueError("mcts: prune and margin must not be negative")
+            raise BotError("mcts needs a budget: time > 0 or iterations > 0")
+        for name, value, low, high in (
+            ("time", time, 0, MAX_TIME),
+            ("iterations", iterations, 0, 10**7),
+            ("depth", depth, 0, 1000),
+            ("pile", pile, 0, 1000),
+            ("width", width, 1, 100),
+            ("prune", prune, 0, 10**9),
+            ("margin", margin, 0, 10**9),
+        ):
+            if not low <= value <= high:  # also refuses nan
+                raise BotError(f"mcts: {name} must be from {low} to {high}, not {value}")
         from buraco.bots import BOTS
 
         policy_cls = BOTS.get(policy)
         if policy_cls is None or policy_cls is MctsBot:
             choices = ", ".join(n for n, c in BOTS.items() if c is not MctsBot)
-            raise ValueError(f"mcts: unknown playout policy {policy!r}; choose {choices}")
+            raise BotError(f"mcts: unknown playout policy {policy!r:.40}; choose {choices}")
         self.time = time
         self.iterations = iterations
         self.policy_cls = policy_cls
