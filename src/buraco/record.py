@@ -24,7 +24,8 @@ that made it::
     }
 
 ``seed`` is informative (the decks are what replays); ``result``, ``totals``
-and ``winner`` are written by the engine and checked when present. The deal of a
+and ``winner`` are written by the engine and checked when present. A record is
+parsed strictly: unknown fields and values of the wrong JSON type are refused. The deal of a
 deck order is described in ``docs/records.md``.
 
 >>> from buraco.game import Game
@@ -42,8 +43,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buraco.cards import CARD_NAMES, parse_cards
-from buraco.errors import BuracoError, RecordError, RulesError
-from buraco.rules import make_rules
+from buraco.errors import BuracoError, RecordError, RulesError, shown
+from buraco.rules import rules_from_json
 
 if TYPE_CHECKING:
     from buraco.game import Game, HandResult
@@ -104,42 +105,121 @@ def save(game: Game, path: str | Path) -> None:
     Path(path).write_text(dumps(game) + "\n", encoding="utf-8")
 
 
-def load(source: str | Path | dict[str, Any]) -> dict[str, Any]:
-    """Read and check a record from a path, JSON text, or a dict."""
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest record read, in bytes (a match of a thousand hands fits several times)."""
+
+MAX_HANDS = 1000
+"""The most hands a record may hold."""
+
+_RECORD_KEYS = (
+    "format",
+    "version",
+    "rules",
+    "names",
+    "match",
+    "seed",
+    "first_dealer",
+    "start_scores",
+    "hands",
+    "totals",
+    "winner",
+)
+_RULES_KEYS = ("preset", "players", "options")
+_HAND_KEYS = ("dealer", "cut", "deck", "actions", "result")
+_RESULT_KEYS = ("ended_by", "went_out", "scores", "totals")
+
+
+def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
+    """Read and check a record from a path, JSON text (str or bytes), or a dict.
+
+    Raises :class:`RecordError` saying what is wrong: a file that cannot be read or
+    is over ``MAX_BYTES``, text that is not JSON, or a structure that is not a record.
+    """
     if isinstance(source, dict):
         data: Any = source
+    elif isinstance(source, str | bytes | Path):
+        data = _parse(_text_of(source))
     else:
-        text = str(source)
-        if isinstance(source, Path) or not text.lstrip().startswith("{"):
-            try:
-                text = Path(source).read_text(encoding="utf-8")
-            except OSError as exc:
-                raise RecordError(f"cannot read record {str(source)!r}: {exc.strerror}") from None
-            except UnicodeDecodeError:
-                raise RecordError(f"record {str(source)!r} is not UTF-8 text") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"the record is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-            ) from None
-    _check(data)
+        raise RecordError(f"a record is a path, JSON text or a dict, not {type(source).__name__}")
+    try:
+        _check(data)
+    except RecursionError:
+        raise RecordError("the record is nested too deeply") from None
     return data  # type: ignore[no-any-return]
+
+
+def _text_of(source: str | bytes | Path) -> str | bytes:
+    """The JSON text of a source: itself when it is JSON text, else the file it names."""
+    if isinstance(source, bytes):
+        raw = source
+    elif isinstance(source, str) and source.lstrip().startswith("{"):
+        if len(source) > MAX_BYTES:
+            raise RecordError(f"the record is larger than {MAX_BYTES // 2**20} MiB")
+        return source
+    else:
+        name = str(source)
+        try:
+            with open(source, "rb") as f:
+                raw = f.read(MAX_BYTES + 1)
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise RecordError(f"cannot read record {name!r:.200}: {reason}") from None
+        except ValueError:  # a NUL character in the path
+            raise RecordError(f"cannot read record {name!r:.200}: not a file name") from None
+    if len(raw) > MAX_BYTES:
+        raise RecordError(f"the record is larger than {MAX_BYTES // 2**20} MiB")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("the record is not UTF-8 text") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError(f"the record is not valid JSON: {name} is not a JSON number")
+
+
+def _parse(text: str | bytes) -> Any:
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"the record is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise RecordError("the record is nested too deeply") from None
+    except ValueError:  # a number with more digits than Python converts
+        raise RecordError("the record holds a number too long to read") from None
 
 
 def _need(cond: bool, where: str, what: str) -> None:
     if not cond:
-        raise RecordError(f"record {where}: {what}")
+        raise RecordError(f"record {where}: {what}" if where else f"record: {what}")
+
+
+def _keys(obj: dict[Any, Any], where: str, allowed: tuple[str, ...]) -> None:
+    for key in obj:
+        if key not in allowed:
+            raise RecordError(
+                f"record {where}: unknown field {shown(key)}; fields are: {', '.join(allowed)}"
+            )
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int
 
 
 def _check(data: Any) -> None:
     _need(isinstance(data, dict), "", "must be a JSON object")
+    _keys(data, "", _RECORD_KEYS)
     _need(data.get("format") == FORMAT, "format", f"must be {FORMAT!r}")
-    _need(data.get("version") == VERSION, "version", f"must be {VERSION}")
+    _need(
+        _whole(data.get("version")) and data["version"] == VERSION, "version", f"must be {VERSION}"
+    )
     rules = data.get("rules")
     _need(isinstance(rules, dict), "rules", "must be an object with preset, players, options")
+    _keys(rules, "rules", _RULES_KEYS)
     _need(isinstance(rules.get("preset"), str), "rules.preset", "must be a preset name")
-    _need(isinstance(rules.get("players"), int), "rules.players", "must be a number")
+    _need(_whole(rules.get("players")), "rules.players", "must be a whole number")
     _need(isinstance(rules.get("options", {}), dict), "rules.options", "must be an object")
     _need(
         "players" not in rules.get("options", {}),
@@ -147,12 +227,17 @@ def _check(data: Any) -> None:
         "must not hold players (give the player count as rules.players)",
     )
     hands = data.get("hands")
-    _need(isinstance(hands, list) and len(hands) > 0, "hands", "must be a non-empty list")
+    _need(
+        isinstance(hands, list) and 0 < len(hands) <= MAX_HANDS,
+        "hands",
+        f"must be a list of 1 to {MAX_HANDS} hands",
+    )
     for i, hand in enumerate(hands):
         where = f"hands[{i}]"
         _need(isinstance(hand, dict), where, "must be an object with dealer, cut, deck, actions")
-        _need(isinstance(hand.get("dealer"), int), f"{where}.dealer", "must be a seat number")
-        _need(isinstance(hand.get("cut", 1), int), f"{where}.cut", "must be a whole number")
+        _keys(hand, where, _HAND_KEYS)
+        _need(_whole(hand.get("dealer")), f"{where}.dealer", "must be a seat number")
+        _need(_whole(hand.get("cut", 1)), f"{where}.cut", "must be a whole number")
         deck = hand.get("deck")
         _need(
             isinstance(deck, str)
@@ -166,48 +251,56 @@ def _check(data: Any) -> None:
             _need(
                 isinstance(item, list)
                 and len(item) == 2
-                and isinstance(item[0], int)
+                and _whole(item[0])
                 and isinstance(item[1], str),
                 f"{where}.actions[{j}]",
                 'must be [seat, "action"], e.g. [0, "draw"]',
             )
+        if "result" in hand:
+            _need(isinstance(hand["result"], dict), f"{where}.result", "must be an object")
+            _keys(hand["result"], f"{where}.result", _RESULT_KEYS)
     if "names" in data:
         _need(
             isinstance(data["names"], list) and all(isinstance(x, str) for x in data["names"]),
             "names",
             "must be a list of player names",
         )
-    if "start_scores" in data:
-        scores = data["start_scores"]
-        _need(
-            isinstance(scores, list) and all(type(x) is int for x in scores),
-            "start_scores",
-            "must be a list of whole numbers, one per side",
-        )
-    for key in ("first_dealer", "seed"):
+    for key in ("start_scores", "totals"):
+        if key in data:
+            _need(
+                isinstance(data[key], list) and all(_whole(x) for x in data[key]),
+                key,
+                "must be a list of whole numbers, one per side",
+            )
+    for key in ("first_dealer", "seed", "winner"):
         if data.get(key) is not None:
-            _need(type(data[key]) is int, key, "must be a whole number")
+            _need(_whole(data[key]), key, "must be a whole number")
     if "match" in data:
         _need(isinstance(data["match"], bool), "match", "must be true or false")
-    for i, hand in enumerate(hands):
-        if "result" in hand:
-            _need(isinstance(hand["result"], dict), f"hands[{i}].result", "must be an object")
 
 
-def replay(source: str | Path | dict[str, Any], check_results: bool = True) -> Game:
+def replay(source: str | bytes | Path | dict[str, Any], check_results: bool = True) -> Game:
     """Replay a record, checking every action against the rules.
 
     Returns the game at its end. Raises :class:`ReplayError` at the first
     illegal action, or :class:`RecordError` when the record is malformed or its
-    written results differ from the replay.
+    written results (each hand's ``result``, ``totals``, ``winner``) differ from
+    the replay.
     """
+    data = load(source)
+    try:
+        return _replay(data, check_results)
+    except RecursionError:
+        raise RecordError("the record is nested too deeply") from None
+
+
+def _replay(data: dict[str, Any], check_results: bool) -> Game:
     from buraco.game import Game
 
-    data = load(source)
     rules_data = data["rules"]
     try:
-        rules = make_rules(
-            rules_data["preset"], players=rules_data["players"], **rules_data.get("options", {})
+        rules = rules_from_json(
+            rules_data["preset"], rules_data["players"], rules_data.get("options", {})
         )
     except RulesError as exc:
         raise RecordError(f"record rules: {exc}") from None
@@ -225,7 +318,7 @@ def replay(source: str | Path | dict[str, Any], check_results: bool = True) -> G
             seed=data.get("seed"),
             stacked=decks,
             cuts=[hand.get("cut", 1) for hand in data["hands"]],
-            match=bool(data.get("match", True)),
+            match=data.get("match", True),
             first_dealer=first_dealer,
             scores=data.get("start_scores"),
             names=data.get("names"),
@@ -241,7 +334,7 @@ def replay(source: str | Path | dict[str, Any], check_results: bool = True) -> G
             game.next_hand()
         if hand["dealer"] != game.dealer:
             raise RecordError(
-                f"record hands[{i}].dealer: {hand['dealer']} but the deal passes to seat "
+                f"record hands[{i}].dealer: {shown(hand['dealer'])} but the deal passes to seat "
                 f"{game.dealer}"
             )
         for j, (seat, text) in enumerate(hand["actions"]):
@@ -252,18 +345,38 @@ def replay(source: str | Path | dict[str, Any], check_results: bool = True) -> G
         if check_results and "result" in hand:
             if not game.is_hand_over():
                 raise RecordError(f"record hands[{i}]: has a result but the hand is not over")
-            got = _result_of(game.results[i])
-            for key, value in hand["result"].items():
-                if got.get(key) != value:
-                    raise RecordError(
-                        f"record hands[{i}].result.{key}: {value!r} but the replay gives "
-                        f"{got.get(key)!r}"
-                    )
-    if check_results and "totals" in data and data["totals"] != game.totals:
-        raise RecordError(f"record totals: {data['totals']} but the replay gives {game.totals}")
-    if check_results and "winner" in data and data["winner"] != game.winner:
-        raise RecordError(f"record winner: {data['winner']} but the replay gives {game.winner}")
+            _compare(f"hands[{i}].result", hand["result"], _result_of(game.results[i]))
+    if check_results:
+        if "totals" in data and data["totals"] != game.totals:
+            raise RecordError(
+                f"record totals: {shown(data['totals'], 60)} but the replay gives {game.totals}"
+            )
+        if "winner" in data and data["winner"] != game.winner:
+            raise RecordError(
+                f"record winner: {shown(data['winner'])} but the replay gives {game.winner}"
+            )
     return game
+
+
+def _compare(where: str, written: Any, got: Any) -> None:
+    """Raise naming the first field where a written result differs from the replay's."""
+    if isinstance(got, dict) and isinstance(written, dict):
+        for key in written:
+            if key not in got:
+                raise RecordError(f"record {where}: unknown field {shown(key)}")
+            _compare(f"{where}.{key}", written[key], got[key])
+        return
+    if (
+        isinstance(got, list)
+        and isinstance(written, list)
+        and len(got) == len(written)
+        and all(isinstance(x, dict) for x in got)
+    ):
+        for k, (w, g) in enumerate(zip(written, got, strict=True)):
+            _compare(f"{where}[{k}]", w, g)
+        return
+    if written != got or type(written) is not type(got):
+        raise RecordError(f"record {where}: {shown(written, 60)} but the replay gives {got!r}")
 
 
 def _result_of(res: HandResult) -> dict[str, Any]:

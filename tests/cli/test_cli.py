@@ -3,6 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from buraco import replay as replay_record
@@ -238,3 +239,65 @@ def test_errors_reach_the_user_without_a_traceback() -> None:
     assert proc.returncode == 2
     assert "played by 2 or 4 players" in proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+# ----- bad input: one line, the bound in the message, user text as written ------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("simulate", "--hands", "3", "--matches", "2"), "give --hands or --matches, not both"),
+        (("simulate", "--hands", "0"), "--hands must be from 1 to 1000000, not 0"),
+        (("simulate", "--bots", ""), "name a bot between every pair of commas"),
+        (("simulate", "--bot", ""), "name a bot between every pair of commas"),
+        (("simulate", "--seed", "-3"), "--seed must be a whole number from 0"),
+        (("simulate", "--records", "/etc/passwd"), "a file of that name is in the way"),
+        (("simulate", "--records", "/proc/buraco"), "cannot create the directory"),
+        (("simulate", "-o", "decks=100000000"), "option decks: 100000000 is out of range"),
+        (("bench", "--seconds", "nan"), "--seconds must be from 0.01 to 600, not nan"),
+        (("bench", "--seconds", "0"), "--seconds must be from 0.01 to 600, not 0"),
+        (("bench", "--seconds", "-1"), "--seconds must be from 0.01 to 600, not -1"),
+        (("bench", "--rounds", "0"), "--rounds must be from 1 to 100, not 0"),
+        (("play", "--pace", "inf"), "--pace must be from 0 to 60, not inf"),
+        (("play", "--pace", "nan"), "--pace must be from 0 to 60, not nan"),
+        (("rules", "[bold]x[/]"), "unknown preset '[bold]x[/]'"),
+        (("rules", "aberto", "-o", "[/]=1"), "unknown option '[/]'"),
+        (("rules", "aberto", "-o", "target=[/]"), "option target: '[/]' is not a whole number"),
+        (("simulate", "--players", "2", "--bots", "greedy,[red]"), "unknown bot '[red]'"),
+        (("simulate", "--hands", "x"), "Invalid value for '--hands'"),
+        (("simulate", "--colour", "red"), "No such option"),
+        (("replay", "/tmp/[bold]/x.json"), "cannot read record '/tmp/[bold]/x.json'"),
+    ],
+)
+def test_bad_input_is_one_line_naming_what_is_allowed(args: tuple[str, ...], words: str) -> None:
+    code, out = run(*args)
+    assert code == 2, out
+    assert words in out, out
+    assert out.startswith("error: ") and out.count("\n") == 1, out
+
+
+def test_a_long_error_is_not_wrapped_when_piped() -> None:
+    # a message far wider than 80 columns stays on one line for scripts that read it
+    proc = subprocess.run(
+        [sys.executable, "-m", "buraco", "rules", "aberto", "-o", "colour=red"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"COLUMNS": "80", "PATH": "/usr/bin:/bin"},
+    )
+    assert proc.returncode == 2
+    assert len(proc.stderr) > 200 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("error: unknown option 'colour'; options are:")
+
+
+def test_control_characters_in_user_text_are_shown_escaped() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "buraco", "rules", "\x1b[2Jaberto\x07"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr
+    assert "\\x1b[2Jaberto\\x07" in proc.stderr

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from buraco.arena.pairing import Table, seat_bots
 from buraco.arena.timing import TimeSketch
-from buraco.bots import Bot, make_bot, play_match
+from buraco.bots import Bot, make_bot, play_match, seat_name
 from buraco.game import Game
 from buraco.record import save
 from buraco.rules import Rules
@@ -153,7 +153,7 @@ def play_deal(
                 make_bot(spec.bots[b], seed=bot_seed(spec.seed, deal, table.index, rotation, s))
                 for s, b in enumerate(seated)
             ]
-            names = [f"{spec.labels[b]} {s + 1}" for s, b in enumerate(seated)]
+            names = [seat_name(spec.labels[b], s) for s, b in enumerate(seated)]
             game = Game(spec.rules, seed=game_seed, match=spec.matches, names=names)
             actions = play_game(game, bots, [times[b] for b in seated])
             result = GameResult(

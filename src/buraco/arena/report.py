@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from buraco.arena.result import ArenaResult
 from buraco.arena.stats import MeanCI, Outcome
@@ -37,7 +38,7 @@ def _wlt(o: Outcome) -> str:
     return f"{o.wins}–{o.losses}–{o.ties}"
 
 
-def headline(result: ArenaResult) -> str:
+def headline(result: ArenaResult) -> Text:
     """Two lines: the rules, the bots, how many deals and games, the seed and the time."""
     spec = result.spec
     r = spec.rules
@@ -46,14 +47,15 @@ def headline(result: ArenaResult) -> str:
     per_deal = len(result.deals[0].games) if result.deals else 0
     what = "matches" if spec.matches else "games"
     options = ", ".join(f"{k}={v}" for k, v in r.overrides().items())
-    return (
-        f"[bold]{r.preset}[/], {r.players} players in {r.sides} sides"
+    line = (
+        f", {r.players} players in {r.sides} sides"
         + (f" ({options})" if options else "")
         + f": {' vs '.join(spec.labels)}\n{spec.deals} duplicate deal{'s' * (spec.deals > 1)}"
         f" × {per_deal} {what}"
         f" = {games} {what}, {hands} hands; seed {spec.seed}; "
         f"{result.seconds:.1f} s, {result.workers} worker{'s' * (result.workers > 1)}"
     )
+    return Text.assemble((r.preset, "bold"), line)
 
 
 def _table(title: str) -> Table:
@@ -114,13 +116,14 @@ def pair_table(result: ArenaResult) -> Table:
     table.add_column("verdict")
     for p in result.pairs():
         x, y = labels[p.x], labels[p.y]
+        verdict: str | Text
         if p.verdict:
             verdict = f"{x if p.verdict > 0 else y} stronger"
         elif p.diff.half_width is None:
             verdict = "too few deals"
         else:
-            verdict = "[yellow]not separated[/]"
-        row = [f"{x} vs {y}", _wlt(p.outcome), _signed(p.diff.mean), _ci(p.diff)]
+            verdict = Text("not separated", style="yellow")
+        row: list[str | Text] = [f"{x} vs {y}", _wlt(p.outcome), _signed(p.diff.mean), _ci(p.diff)]
         if matches:
             row.append(f"{p.x_matches}–{p.y_matches}")
         row.append(verdict)
@@ -146,4 +149,4 @@ def print_report(result: ArenaResult, console: Console) -> None:
     console.print()
     console.print(pair_table(result))
     console.print()
-    console.print(f"[dim]{NOTE}[/]")
+    console.print(Text(NOTE, style="dim"))

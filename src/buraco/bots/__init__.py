@@ -24,6 +24,7 @@ from buraco.bots.mcts import MctsBot
 from buraco.bots.play import play_hand, play_match, play_one
 from buraco.bots.randombot import RandomBot
 from buraco.errors import BotError, shown
+from buraco.game import MAX_NAME
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
@@ -68,6 +69,19 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
             raise BotError(f"bot {name!r} has no parameter {shown(key)}; parameters: {allowed}")
         kwargs[key] = _convert(name, key, value.strip(), kind)
     return cls(seed=seed, **kwargs)
+
+
+def seat_name(spec: str, seat: int) -> str:
+    """A player name for a bot at a seat (counted from 0), short enough for a game.
+
+    >>> seat_name("heuristic", 0)
+    'heuristic 1'
+    >>> seat_name("mcts:time=0.25,iterations=100,policy=greedy", 2)
+    'mcts:time=0.25,iterations=100,policy=… 3'
+    """
+    suffix = f" {seat + 1}"
+    room = MAX_NAME - len(suffix)
+    return (spec if len(spec) <= room else spec[: room - 1] + "…") + suffix
 
 
 def split_specs(text: str) -> list[str]:
@@ -124,5 +138,6 @@ __all__ = [
     "play_hand",
     "play_match",
     "play_one",
+    "seat_name",
     "split_specs",
 ]

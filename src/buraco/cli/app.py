@@ -2,13 +2,56 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
 import typer
+from typer.core import TyperGroup
 
 from buraco.cli import bench, play, replay, rules, simulate
 from buraco.cli.arena import arena
+from buraco.cli.common import say
+
+
+class _OneLineErrors(TyperGroup):
+    """The command group, printing usage errors as one ``error:`` line.
+
+    An unknown option or a value of the wrong type reads like every other error, not
+    as a box over several lines.
+    """
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command; in standalone mode, exit with its status."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            status = super().main(
+                args, prog_name, complete_var, False, windows_expand_args, **extra
+            )
+        except typer.Abort:
+            say(("aborted", "bold red"), err=True)
+            sys.exit(1)
+        except typer.TyperException as exc:  # a usage error
+            message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+            ctx = getattr(exc, "ctx", None)
+            where = ctx.command_path if ctx is not None else "buraco"
+            say(("error:", "bold red"), f" {message} (see '{where} --help')", err=True)
+            sys.exit(getattr(exc, "exit_code", 2))
+        sys.exit(status if isinstance(status, int) else 0)
+
 
 app = typer.Typer(
     name="buraco",
+    cls=_OneLineErrors,
     help="Buraco (Burraco): rules, simulation, game records, benchmarks and play.",
     no_args_is_help=True,
     add_completion=False,

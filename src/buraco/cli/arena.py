@@ -7,22 +7,30 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from buraco.arena import DealResult, make_spec, run_arena
 from buraco.arena.export import PLOT_HINT, write_files
 from buraco.arena.report import print_report
-from buraco.bots import BOTS, split_specs
+from buraco.bots import BOTS
 from buraco.cli.common import (
     OPTION_HELP,
     PRESET_HELP,
+    bot_specs,
     build_rules,
+    check_range,
+    check_seed,
     console,
-    err_console,
-    fail,
+    output_dir,
     progress_bar,
+    say,
     user_errors,
 )
+
+MAX_DEALS = 1_000_000
+"""The most duplicate deals one run plays."""
+
+MAX_WORKERS = 64
+"""The most worker processes."""
 
 
 def arena(
@@ -53,16 +61,17 @@ def arena(
     match wins with --matches). Results depend only on the seed, not on --workers.
     """
     with user_errors():
+        check_range("--deals", deals, 1, MAX_DEALS)
+        check_range("--workers", workers, 1, MAX_WORKERS)
+        check_seed("--seed", seed)
         rules = build_rules(preset, players, option)
-        names = split_specs(bots)
+        names = bot_specs("--bots", bots)
         make_spec(rules, names, deals, seed=seed, matches=matches)
-        if workers < 1:
-            raise ValueError(f"--workers must be at least 1, not {workers}")
         if out is not None:
-            try:
-                (out / "records").mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                fail(f"--out {str(out)!r}: cannot create the directory ({exc.strerror})")
+            output_dir("--out", out / "records")
+        if workers > deals:
+            say(f"{deals} deals: playing them with {deals} workers, not {workers}", err=True)
+            workers = deals
     # no refresh thread: worker processes are forked (Linux)
     with progress_bar(json_out or not console.is_terminal, auto_refresh=False) as progress:
         task = progress.add_task("duplicate deals", total=deals)
@@ -89,8 +98,6 @@ def arena(
         written = write_files(result, out)
         games = sum(len(d.games) for d in result.deals)
         files = ", ".join(p.name for p in written)
-        err_console.print(f"wrote {games} game records (records/) and {files} to {out}")
+        say(f"wrote {games} game records (records/) and {files} to {out}", err=True)
         if not any(p.suffix == ".png" for p in written):
-            err_console.print(
-                f"matplotlib is not installed, so no plot; for one: {escape(PLOT_HINT)}"
-            )
+            say(f"matplotlib is not installed, so no plot; for one: {PLOT_HINT}", err=True)

@@ -14,7 +14,15 @@ import typer
 from rich.table import Table
 
 from buraco.bots import GreedyBot, play_hand
-from buraco.cli.common import OPTION_HELP, PRESET_HELP, build_rules, console, user_errors
+from buraco.cli.common import (
+    OPTION_HELP,
+    PRESET_HELP,
+    build_rules,
+    check_range,
+    console,
+    say,
+    user_errors,
+)
 from buraco.game import Game
 from buraco.rules import Rules
 
@@ -36,6 +44,8 @@ def bench(
     median.
     """
     with user_errors():
+        check_range("--seconds", seconds, 0.01, 600)
+        check_range("--rounds", rounds, 1, 100)
         r = build_rules(preset, players, option)
         pinned = _pin_one_core()
         figures: dict[str, Any] = {
@@ -107,10 +117,11 @@ def _greedy_round(rules: Rules, seconds: float, seed: int) -> tuple[float, float
 
 def _print(f: dict[str, Any]) -> None:
     core = "one core (pinned)" if f["pinned_to_one_core"] else "one process"
-    console.print(
-        f"[bold]{f['preset']}[/], {f['players']} players — Python {f['python']} on "
+    say(
+        (f["preset"], "bold"),
+        f", {f['players']} players — Python {f['python']} on "
         f"{f['machine']}, {core}; median of {f['rounds']} rounds of "
-        f"{f['seconds_per_round']:g} s after a warm-up round"
+        f"{f['seconds_per_round']:g} s after a warm-up round",
     )
     table = Table()
     table.add_column("measure")

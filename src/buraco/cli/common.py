@@ -2,28 +2,62 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from buraco.rules import Rules, coerce_option, make_rules
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# markup off: text from users (names, options, actions, paths) is printed as it is written;
+# styles come from Text objects
+console = Console(highlight=False, markup=False)
+err_console = Console(stderr=True, highlight=False, markup=False)
+
+
+def printable(text: object) -> str:
+    r"""Text made safe for a terminal: every control character shown as an escape.
+
+    >>> printable("Ana\x1b[2J\tBia [bold]")
+    'Ana\\x1b[2J\\tBia [bold]'
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
+
+
+def styled(*parts: str | tuple[str, str]) -> Text:
+    """A line of parts, each plain (made printable) or ``(text, style)``."""
+    out = Text()
+    for part in parts:
+        if isinstance(part, tuple):
+            out.append(printable(part[0]), style=part[1])
+        else:
+            out.append(printable(part))
+    return out
+
+
+def say(*parts: str | tuple[str, str], err: bool = False) -> None:
+    """Print one line of parts (see :func:`styled`), never wrapped."""
+    (err_console if err else console).print(styled(*parts), soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print an error line and exit with ``code``."""
-    err_console.print(f"[bold red]error:[/] {message}")
+    """Print one error line (user text escaped, never wrapped) and exit with ``code``."""
+    say(("error:", "bold red"), " ", message, err=True)
     raise typer.Exit(code)
 
 
 def progress_bar(disable: bool, auto_refresh: bool = True) -> Progress:
     """A transient bar with a count and the time elapsed, on the standard console."""
     return Progress(
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -32,6 +66,50 @@ def progress_bar(disable: bool, auto_refresh: bool = True) -> Progress:
         disable=disable,
         auto_refresh=auto_refresh,
     )
+
+
+def check_range(flag: str, value: float, low: float, high: float) -> None:
+    """Exit with an error unless ``low <= value <= high`` (a NaN is never in range)."""
+    if not low <= value <= high:
+        fail(f"{flag} must be from {_number(low)} to {_number(high)}, not {_number(value)}")
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def check_seed(flag: str, seed: int | None, games: int = 1) -> None:
+    """Exit with an error unless ``seed`` (and the ``games - 1`` seeds after it) fit a game."""
+    from buraco.game import MAX_SEED
+
+    if seed is not None and not 0 <= seed <= MAX_SEED - (games - 1):
+        fail(f"{flag} must be a whole number from 0 to {MAX_SEED - (games - 1)}, not {seed}")
+
+
+def output_dir(flag: str, path: Path) -> Path:
+    """Create the directory ``path`` (and its parents), or exit saying why it cannot be."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        if isinstance(exc, FileExistsError):
+            reason = "a file of that name is in the way"
+        fail(f"{flag} {str(path)!r}: cannot create the directory ({reason})")
+    return path
+
+
+def bot_specs(flag: str, text: str, seats: int | None = None) -> list[str]:
+    """Bot specs from a comma-separated list, each checked; exits naming a bad one."""
+    from buraco.bots import BOTS, make_bot, split_specs
+
+    specs = split_specs(text)
+    if not text.strip() or any(not s.strip() for s in specs):
+        fail(f"{flag} {text!r}: name a bot between every pair of commas ({', '.join(BOTS)})")
+    if seats is not None and len(specs) != seats:
+        fail(f"{flag} names {len(specs)} bots but there are {seats} seats")
+    for spec in specs:
+        make_bot(spec)
+    return specs
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:

@@ -7,11 +7,23 @@ from typing import Annotated
 
 import typer
 
-from buraco.bots import BOTS, split_specs
-from buraco.cli.common import OPTION_HELP, build_rules, console, fail, user_errors
+from buraco.bots import BOTS
+from buraco.cli.common import (
+    OPTION_HELP,
+    bot_specs,
+    build_rules,
+    check_range,
+    check_seed,
+    fail,
+    say,
+    user_errors,
+)
 from buraco.errors import RecordError
 from buraco.tui.app import PlayApp
 from buraco.tui.controller import Controller
+
+MAX_PACE = 60.0
+"""The longest pause between the bots' actions, in seconds."""
 
 
 def make_app(
@@ -25,12 +37,12 @@ def make_app(
     option: list[str] | None = None,
 ) -> PlayApp:
     """The app for these command-line values; bad input exits with a one-line error."""
-    if pace < 0 or pace != pace:
-        fail(f"--pace must be 0 or more seconds, not {pace}")
-    if save is not None and not save.parent.is_dir():
-        fail(f"--save {save}: there is no directory {str(save.parent)!r}")
-    specs = split_specs(bots) if bots is not None else None
+    check_range("--pace", pace, 0, MAX_PACE)
+    check_seed("--seed", seed)
+    if save is not None and (not save.parent.is_dir() or save.is_dir()):
+        fail(f"--save {str(save)!r}: not a file in an existing directory")
     with user_errors():
+        specs = bot_specs("--bots", bots) if bots is not None else None
         if resume is not None:
             if preset is not None or players is not None or option or seed is not None:
                 fail(
@@ -86,4 +98,4 @@ def play(
     app = make_app(preset, players, bots, seed, pace, resume, save, option)
     saved = app.run()
     if saved is not None:
-        console.print(f"match saved to {saved}; go on with: buraco play --resume {saved}")
+        say(f"match saved to {saved}; go on with: buraco play --resume {saved}")

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from buraco.cli.common import console, err_console
+from buraco.cli.common import console, fail, say, styled
 from buraco.errors import RecordError
 from buraco.game import Game
 from buraco.record import ReplayError, load
@@ -30,8 +30,7 @@ def replay(
     With --watch, step through it instead (arrows, Tab for another seat, ? for the keys).
     """
     if watch and json_out:
-        err_console.print("[bold red]error:[/] --watch and --json do not go together; give one")
-        raise typer.Exit(2)
+        fail("--watch and --json do not go together; give one")
     try:
         game = replay_record(file)
     except ReplayError as exc:
@@ -49,23 +48,22 @@ def replay(
                 )
             )
         else:
-            err_console.print(
-                f"[bold red]illegal action[/] in hand {exc.hand + 1}, action {exc.index + 1} "
-                f"(seat {exc.seat}: {exc.action!r}): {exc.reason}"
+            say(
+                ("illegal action", "bold red"),
+                f" in hand {exc.hand + 1}, action {exc.index + 1} "
+                f"(seat {exc.seat}: {exc.action[:100]!r}): {exc.reason}",
+                err=True,
             )
         raise typer.Exit(1) from None
     except RecordError as exc:
         if json_out:
             console.print_json(json.dumps({"ok": False, "error": str(exc)}))
         else:
-            err_console.print(f"[bold red]error:[/] {exc}")
+            fail(str(exc))
         raise typer.Exit(2) from None
     if watch:
         if not 0 <= seat < game.players:
-            err_console.print(
-                f"[bold red]error:[/] --seat must be a seat from 0 to {game.players - 1}"
-            )
-            raise typer.Exit(2)
+            fail(f"--seat must be a seat from 0 to {game.players - 1}, not {seat}")
         from buraco.tui.watch import WatchApp
 
         WatchApp(load(file), seat=seat).run()
@@ -93,16 +91,17 @@ def show(game: Game) -> None:
     """Print the final state of a replayed game and its scores."""
     r = game.rules
     n_actions = sum(1 for events in game.hand_events for e in events if e.action)
-    console.print(
-        f"[green]record replays[/]: {r.preset}, {game.players} players, "
-        f"{len(game.deals)} hand(s), {n_actions} actions, all legal."
+    say(
+        ("record replays", "green"),
+        f": {r.preset}, {game.players} players, "
+        f"{len(game.deals)} hand(s), {n_actions} actions, all legal.",
     )
     for side in range(game.k):
         seats = ", ".join(game.names[s] for s in r.seats_of(side))
         melds = "; ".join(m.describe() for m in game.melds[side]) or "no melds"
-        console.print(f"side {side} ({seats}): {melds}")
+        console.print(styled(f"side {side} ({seats}): {melds}"))
     if not game.is_hand_over():
-        console.print(
+        say(
             f"the last hand is not over: {game.names[game.turn]} to "
             f"{game.phase.name.lower().replace('_', '-')}"
         )
@@ -128,4 +127,4 @@ def show(game: Game) -> None:
                 )
         console.print(table)
     if game.winner is not None:
-        console.print(f"[bold]side {game.winner} wins the match[/] with {game.totals[game.winner]}")
+        say((f"side {game.winner} wins the match", "bold"), f" with {game.totals[game.winner]}")

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from buraco.cli.common import OPTION_HELP, build_rules, console, user_errors
+from buraco.cli.common import OPTION_HELP, build_rules, console, say, styled, user_errors
 from buraco.rules import PRESETS, describe
 
 _SUMMARY = {
@@ -40,14 +40,15 @@ def rules(
             for name, spec in PRESETS.items():
                 table.add_row(name, ", ".join(map(str, spec.players)), spec.source, _SUMMARY[name])
             console.print(table)
-            console.print(
-                "Show one with [bold]buraco rules PRESET[/] "
-                "(options: --players N, --option name=value)."
+            say(
+                "Show one with ",
+                ("buraco rules PRESET", "bold"),
+                " (options: --players N, --option name=value).",
             )
             return
         r = build_rules(preset, players, option)
         spec = PRESETS[preset]
-        console.print(f"[bold]{spec.title}[/] — preset [bold]{preset}[/], source {spec.source}")
+        say((spec.title, "bold"), " — preset ", (preset, "bold"), f", source {spec.source}")
         console.print(
             f"{r.players} players in {r.sides} sides; {r.deck_size} cards; {_SUMMARY[preset]}."
         )
@@ -57,6 +58,6 @@ def rules(
         table.add_column("meaning")
         changed = set(r.overrides())
         for name, value, meaning in describe(r):
-            mark = " [yellow](changed)[/]" if name in changed else ""
-            table.add_row(name, value + mark, meaning)
+            cell = styled(value, (" (changed)", "yellow") if name in changed else "")
+            table.add_row(name, cell, meaning)
         console.print(table)

@@ -11,24 +11,34 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from buraco.bots import BOTS, make_bot, play_hand, split_specs
+from buraco.bots import BOTS, make_bot, play_hand, seat_name
 from buraco.cli.common import (
     OPTION_HELP,
     PRESET_HELP,
+    bot_specs,
     build_rules,
+    check_range,
+    check_seed,
     console,
     fail,
+    output_dir,
     progress_bar,
+    say,
     user_errors,
 )
 from buraco.game import STREAK_NOTE, Game
 from buraco.record import save
 
+MAX_GAMES = 1_000_000
+"""The most hands or matches one simulation plays."""
+
 
 def simulate(
     preset: Annotated[str, typer.Option(help=PRESET_HELP)] = "aberto",
     players: Annotated[int | None, typer.Option(help="number of players")] = None,
-    hands: Annotated[int, typer.Option(help="independent hands to play")] = 10,
+    hands: Annotated[
+        int | None, typer.Option(help="independent hands to play (default 10)")
+    ] = None,
     matches: Annotated[int, typer.Option(help="play this many full matches instead")] = 0,
     bot: Annotated[str, typer.Option(help="bot for every seat: " + ", ".join(BOTS))] = "greedy",
     bots: Annotated[str | None, typer.Option(help="one bot per seat, comma-separated")] = None,
@@ -39,17 +49,21 @@ def simulate(
 ) -> None:
     """Play hands (or matches) with bots and print how they went."""
     with user_errors():
+        if hands is not None and matches:
+            fail("give --hands or --matches, not both")
+        check_range("--hands", 10 if hands is None else hands, 1, MAX_GAMES)
+        check_range("--matches", matches, 0, MAX_GAMES)
+        games = matches or (10 if hands is None else hands)
+        check_seed("--seed", seed, games)
         r = build_rules(preset, players, option)
-        names = split_specs(bots) if bots else [bot] * r.players
-        if len(names) != r.players:
-            fail(f"--bots names {len(names)} bots but there are {r.players} seats")
-        for name in names:
-            make_bot(name)
-        if hands < 1 or matches < 0:
-            fail("--hands must be at least 1 and --matches 0 or more")
+        if bots is not None:
+            names = bot_specs("--bots", bots, r.players)
+        else:
+            names = bot_specs("--bot", bot) * r.players
+            if len(names) != r.players:
+                fail("--bot names one bot for every seat; give one per seat with --bots")
         if records is not None:
-            records.mkdir(parents=True, exist_ok=True)
-        games = matches or hands
+            output_dir("--records", records)
         stats = _Stats(r.sides)
         with progress_bar(json_out) as progress:
             task = progress.add_task("matches" if matches else "hands", total=games)
@@ -58,7 +72,7 @@ def simulate(
                     r,
                     seed=seed + i,
                     match=bool(matches),
-                    names=[f"{n} {s + 1}" for s, n in enumerate(names)],
+                    names=[seat_name(n, s) for s, n in enumerate(names)],
                 )
                 seat_bots = [make_bot(n, seed=(seed + i) * 100 + s) for s, n in enumerate(names)]
                 actions = play_hand(game, seat_bots)
@@ -134,9 +148,10 @@ class _Stats:
 
 def _print(s: dict[str, Any]) -> None:
     what = f"{s['games']} matches ({s['hands']} hands)" if "wins" in s else f"{s['hands']} hands"
-    console.print(
-        f"[bold]{s['preset']}[/], {s['players']} players, bots "
-        f"{', '.join(s['bots'])}: {what}, seeds {s['seed']}–{s['seed'] + s['games'] - 1}"
+    say(
+        (s["preset"], "bold"),
+        f", {s['players']} players, bots "
+        f"{', '.join(s['bots'])}: {what}, seeds {s['seed']}–{s['seed'] + s['games'] - 1}",
     )
     table = Table(show_header=True)
     table.add_column("how hands ended")
