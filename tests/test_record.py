@@ -18,7 +18,9 @@ from buraco import (
     IllegalAction,
     RecordError,
     ReplayError,
+    RulesError,
     card_name,
+    make_rules,
     replay,
 )
 from buraco.cards import N_CODES
@@ -515,3 +517,15 @@ def test_tampered_result_of_an_earlier_hand(match: Game) -> None:
     rec["hands"][0]["result"]["scores"][1]["total"] -= 5
     with pytest.raises(RecordError, match=r"hands\[0\]\.result"):
         replay(rec)
+
+
+def test_a_record_cannot_name_the_preset_or_players_among_its_options() -> None:
+    # the options of a record are rule options only: 'preset' and 'players' have their own fields
+    game = Game("aberto", players=2, seed=1, match=False)
+    for key, value in (("preset", "us"), ("players", 4)):
+        record = game.record()
+        record["rules"]["options"] = {key: value}
+        with pytest.raises(RecordError, match="record rules"):
+            replay(record)
+    with pytest.raises(RulesError, match="unknown option 'preset'"):
+        make_rules("aberto", **{"preset": "us"})  # type: ignore[arg-type]

@@ -207,6 +207,7 @@ class Game:
     def __init__(
         self,
         rules: Rules | str = "aberto",
+        /,
         *,
         players: int | None = None,
         seed: int | None = None,

@@ -553,7 +553,7 @@ def preset_defaults(preset: str, players: int | None = None) -> tuple[int, dict[
     return players, opts
 
 
-def make_rules(preset: str = "aberto", players: int | None = None, **overrides: Any) -> Rules:
+def make_rules(preset: str = "aberto", /, players: int | None = None, **overrides: Any) -> Rules:
     """Rules of a preset for a player count, with any options overridden.
 
     Raises :class:`RulesError` for an unknown preset or option, a bad value, or
