@@ -3,7 +3,10 @@
 import re
 from pathlib import Path
 
-from buraco.rules import PRESETS, make_rules, option_names
+import pytest
+
+from buraco.errors import RulesError
+from buraco.rules import _HINTS, PRESETS, make_rules, option_bounds, option_names
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,3 +65,21 @@ def test_the_mcts_parameter_table_gives_the_bot_s_defaults() -> None:
     for name, default in defaults.items():
         shown = rows[name].split()[0].strip("`")
         assert shown == _shown(default), (name, rows[name], default)
+
+
+def test_the_docs_give_each_whole_number_options_bounds() -> None:
+    # the bounds the engine enforces are the ones the table promises
+    text = (ROOT / "docs" / "options.md").read_text()
+    for name in option_names():
+        if name in ("players", "sides") or _HINTS[name] is not int:
+            continue
+        low, high = option_bounds(name)
+        assert f"| `{name}` | whole number {low}–{high} |" in text, name
+        if name not in _CROSS_CHECKED:
+            assert getattr(make_rules("aberto", **{name: high}), name) == high
+        with pytest.raises(RulesError, match=f"use {low} to {high}"):
+            make_rules("aberto", **{name: high + 1})
+
+
+# options whose largest value other options must make room for (a pack big enough, ...)
+_CROSS_CHECKED = {"hand_size", "stock_reserve", "jokers_per_deck", "decks"}

@@ -27,12 +27,14 @@ from buraco.actions import (
 )
 from buraco.cards import Card, card_name, format_cards, parse_card, parse_cards
 from buraco.errors import (
+    BotError,
     BuracoError,
     CardError,
     IllegalAction,
     NotationError,
     RecordError,
     RulesError,
+    SeatError,
 )
 from buraco.game import Event, Game, HandResult, Phase, Score, deck_for
 from buraco.record import ReplayError, replay
@@ -43,6 +45,7 @@ __all__ = [
     "PRESETS",
     "Action",
     "Add",
+    "BotError",
     "BuracoError",
     "Card",
     "CardError",
@@ -62,6 +65,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Score",
+    "SeatError",
     "SeatView",
     "TakePile",
     "TurnUp",

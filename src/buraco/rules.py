@@ -387,6 +387,18 @@ _MAX_INT: dict[str, int] = {
     "match_hands": 1000,
     "cut_spread": 20,
 }
+_MIN_INT: dict[str, int] = {"sides": 2, "decks": 1, "hand_size": 2, "target": 1}
+
+
+def option_bounds(name: str) -> tuple[int, int]:
+    """The smallest and largest value of a whole-number option.
+
+    >>> option_bounds("decks"), option_bounds("clean_bonus")
+    ((1, 4), (0, 10000))
+    """
+    return _MIN_INT.get(name, 0), _MAX_INT.get(name, MAX_POINTS)
+
+
 _MAX_POTS = 4
 """The most mortos a pack may be split into."""
 _MAX_POT = 30
@@ -431,9 +443,9 @@ def coerce_option(name: str, value: Any) -> Any:
         number = whole_number(value)
         if number is None:
             raise RulesError(f"option {name}: {shown(value)} is not a whole number")
-        high = _MAX_INT.get(name, MAX_POINTS)
-        if not 0 <= number <= high:
-            raise RulesError(f"option {name}: {shown(number)} is out of range; use 0 to {high}")
+        low, high = option_bounds(name)
+        if not low <= number <= high:
+            raise RulesError(f"option {name}: {shown(number)} is out of range; use {low} to {high}")
         return number
     if name == "pot_sizes":
         if isinstance(value, str) and len(value) <= 100:

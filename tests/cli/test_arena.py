@@ -155,7 +155,7 @@ def test_out_without_matplotlib_writes_the_rest(
         (("--workers", "0"), "--workers must be from 1 to 64, not 0"),
         (("--workers", "100000"), "--workers must be from 1 to 64, not 100000"),
         (("--seed", "-1"), "--seed must be a whole number from 0"),
-        (("--option", "decks=100000000"), "option decks: 100000000 is out of range; use 0 to 4"),
+        (("--option", "decks=100000000"), "option decks: 100000000 is out of range; use 1 to 4"),
         (("--preset", "bogus"), "unknown preset 'bogus'"),
         (("--preset", "aberto", "--players", "3"), "played by 2 or 4 players"),
         (("--option", "colour=red"), "unknown option 'colour'"),
