@@ -161,6 +161,27 @@ def out_in_one_turn(preset: str, **kw: Any) -> Game:
     )
 
 
+def pots_taken_by_melding(preset: str, pot: str, then: Sequence[str], **options: Any) -> Game:
+    """Two players: seat 0 melds 3S-AS, taking the morto ``pot`` by melding, and plays
+    ``then``; seat 1 melds 3D-AD, takes the hearts morto and melds it, going out."""
+    return play(
+        preset,
+        2,
+        hands=[SPADES, DIAMONDS],
+        pots=[pot, HEARTS],
+        stock="AS AD",
+        actions=[
+            "draw",
+            f"meld {SPADES} AS",
+            *then,
+            "draw",
+            f"meld {DIAMONDS} AD",
+            f"meld {HEARTS}",
+        ],
+        **options,
+    )
+
+
 def pot_then_partner_out(preset: str) -> Game:
     """Four players: seat 0 melds 3S-AS, takes the side's only morto and discards 4C; seat 1
     draws and discards; seat 2, the partner, melds 3H-AH and goes out."""

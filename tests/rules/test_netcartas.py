@@ -5,8 +5,6 @@ Source: 004 (an online card site's rules), and ``RULINGS.md``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from buraco import Game, RulesError, card_name, make_rules
@@ -22,6 +20,7 @@ from scenario import (
     out_in_one_turn,
     play,
     pot_then_partner_out,
+    pots_taken_by_melding,
     refused,
 )
 
@@ -514,34 +513,13 @@ def test_a_pot_taken_but_not_used_costs_100() -> None:
     assert side1.pot == 0
 
 
-def _taken_by_melding(pot: str, then: list[str], **options: Any) -> Game:
-    """Seat 0 melds 3S-AS, taking its pot by melding, and plays ``then``; seat 1 melds 3D-AD,
-    takes its pot and melds the hearts from it, going out."""
-    return play(
-        "netcartas",
-        2,
-        hands=[SPADES, DIAMONDS],
-        pots=[pot, HEARTS],
-        stock="AS AD",
-        actions=[
-            "draw",
-            f"meld {SPADES} AS",
-            *then,
-            "draw",
-            f"meld {DIAMONDS} AD",
-            f"meld {HEARTS}",
-        ],
-        **options,
-    )
-
-
 _POT = "3C 4C 5C 9H 8D 7D 3D 4H QC KC AC"  # 85 points; 3C-5C (15) make a meld
 
 
 def test_a_pot_taken_by_melding_and_not_used_costs_100_too() -> None:
     # 004 §Penalty for not get the Pot: "if the got the pot but have not use in any game on the
     # table": however it was taken (RULINGS 16)
-    game = _taken_by_melding(_POT, ["discard 4H"])
+    game = pots_taken_by_melding("netcartas", _POT, ["discard 4H"])
     side0 = game.scores()[0]
     assert side0.hand == -(85 - 5)  # the pot less the 4H discarded
     assert side0.pot == -100
@@ -549,7 +527,7 @@ def test_a_pot_taken_by_melding_and_not_used_costs_100_too() -> None:
 
 def test_a_pot_used_on_the_table_costs_nothing() -> None:
     # 004 §Penalty for not get the Pot: only a pot taken and not used is charged (RULINGS 16)
-    game = _taken_by_melding(_POT, ["meld 3C 4C 5C", "discard 4H"])
+    game = pots_taken_by_melding("netcartas", _POT, ["meld 3C 4C 5C", "discard 4H"])
     side0 = game.scores()[0]
     assert side0.melds == 100 + 15  # 3S-AS and 3C-5C
     assert side0.hand == -(85 - 5 - 15)
@@ -566,7 +544,9 @@ def test_a_partner_using_the_pot_uses_it_for_the_side() -> None:
 def test_the_other_presets_reading_is_an_option() -> None:
     # RULINGS 16: an option keeps ruling 7's reading (only a pot taken by discarding and never
     # played costs -100, instead of its cards)
-    game = _taken_by_melding(_POT, ["discard 4H"], unused_pot_penalty=False, unplayed_pot="penalty")
+    game = pots_taken_by_melding(
+        "netcartas", _POT, ["discard 4H"], unused_pot_penalty=False, unplayed_pot="penalty"
+    )
     side0 = game.scores()[0]
     assert side0.pot == 0
     assert side0.hand == -(85 - 5)

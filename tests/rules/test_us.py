@@ -35,6 +35,7 @@ from scenario import (
     out_in_one_turn,
     play,
     pot_then_partner_out,
+    pots_taken_by_melding,
     refused,
     views,
 )
@@ -1034,21 +1035,7 @@ def test_a_pot_never_played_costs_100() -> None:
 def test_a_pot_taken_by_melding_is_played_at_once() -> None:
     # RULINGS 7: By melding (direct): the morto is played on at once
     # (no unplayed-pot penalty for the side that took it in flight)
-    game = play(
-        "us",
-        2,
-        hands=[SPADES, DIAMONDS],
-        pots=[JUNK, HEARTS],
-        stock="AS AD",
-        actions=[
-            "draw",
-            f"meld {SPADES} AS",
-            "discard 4C",
-            "draw",
-            f"meld {DIAMONDS} AD",
-            f"meld {HEARTS}",
-        ],
-    )
+    game = pots_taken_by_melding("us", JUNK, ["discard 4C"])
     assert game.is_hand_over()
     # seat 0 holds JUNK minus 4C: 80
     assert game.scores()[0].hand == -80
