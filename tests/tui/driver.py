@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import OptionList
@@ -33,6 +34,18 @@ async def settle(pilot: Pilot_, app: PlayApp, rounds: int = 2000) -> None:
         if not app.bots_running:
             return
     raise AssertionError("the bots did not stop")
+
+
+KEY_NAMES = {":": "colon", " ": "space", "-": "minus", "+": "plus", "?": "question_mark"}
+
+
+async def keys_at_once(pilot: Pilot_, app: App[Any], text: str) -> None:
+    """Press the keys of ``text`` as a fast typist or a paste does: all are queued before the
+    first is handled (``pilot.press`` waits for each key to be handled)."""
+    for ch in text:
+        app.post_message(events.Key(KEY_NAMES.get(ch, ch), ch))
+    await pilot.pause()
+    await pilot.pause()
 
 
 def _indexes(hand: HandView, cards: Sequence[Card]) -> list[int]:
@@ -98,10 +111,12 @@ async def perform(pilot: Pilot_, app: PlayApp, action: Action, mouse: bool = Fal
             await pilot.pause()
             assert await pilot.click(TableView, offset=table.meld_offset(action.meld))
         else:
-            await pilot.press("a")
             view = c.view()
-            if len(view.melds[view.side]) > 1:
-                await choose(pilot, app, action.meld)
+            melds = len(view.melds[view.side])
+            fits = [i for i in range(melds) if not c.plan_adds(i, [action.card]).refusal]
+            await pilot.press("a")
+            if melds > 1 and len(fits) > 1:  # the dialog lists the melds the card fits
+                await choose(pilot, app, fits.index(action.meld))
         plan = c.plan_adds(action.meld, [action.card])
         if plan.ask:
             await choose(pilot, app, [a.place for a in plan.ask].index(action.place))

@@ -9,7 +9,6 @@ from buraco import make_rules
 from buraco.actions import Add, Discard, Meld, Place
 from buraco.cards import parse_cards
 from buraco.errors import RecordError
-from buraco.record import replay
 from buraco.tui.controller import HUMAN, Controller, bot_names, check_bot_specs
 from tui.driver import play_hand_directly, stacked
 
@@ -43,8 +42,8 @@ def test_a_hand_plays_to_its_end_at_every_table_size(
     assert c.hand_over and view.phase == "over"
     assert view.scores is not None and len(view.scores) == c.rules.sides
     assert len(c.results()) == 1
-    # the record of the hand replays to the same scores
-    assert replay(c.record()).results[0].scores == c.results()[0].scores
+    # the saved match replays to the same scores
+    assert Controller.resume(c.save()).results()[0].scores == c.results()[0].scores
 
 
 def test_the_view_shows_only_the_humans_own_cards() -> None:

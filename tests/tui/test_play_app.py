@@ -6,15 +6,17 @@ import time
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.geometry import Region
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 
 from buraco import make_rules
 from buraco.actions import Discard, Draw, Meld
 from buraco.bots import make_bot
 from buraco.cards import CARD_NAMES, parse_cards
+from buraco.errors import IllegalAction
 from buraco.tui.app import PlayApp
-from buraco.tui.choice import ChoiceScreen
+from buraco.tui.choice import ChoiceScreen, QuitScreen
 from buraco.tui.controller import Controller
 from buraco.tui.help import HelpScreen
 from buraco.tui.results import HandOverScreen, MatchOverScreen
@@ -22,6 +24,7 @@ from buraco.tui.table import PILE, STOCK, PileView, TableView
 from tui.driver import (
     choose,
     click_cards,
+    keys_at_once,
     perform,
     play_hand_directly,
     screen_text,
@@ -92,16 +95,17 @@ async def test_an_illegal_attempt_shows_the_engines_reason_and_changes_nothing(
             "refused: start your turn by drawing from the stock or taking the pile"
         )
         assert c.record() == before and text_of(app, "#hand") != ""
-        # typed notation: refused with the engine's reason too, the text kept to edit
+        # typed notation: refused with the engine's reason too, the text kept to edit but
+        # selected, so that the next action typed replaces it
         await pilot.press("colon", *"discard 1C", "enter")
         assert app.message.startswith("refused: unknown card '1C': a card is a rank")
         command = app.query_one("#command", Input)
         assert command.value == "discard 1C" and command.has_focus
-        await pilot.press("escape")
-        assert app.hand.has_focus
+        assert command.selection == (0, len("discard 1C"))
         assert c.record() == before
-        await pilot.press("d")
-        assert "you: draw TH" in app.message
+        await pilot.press(*"draw", "enter")  # not 'discard 1Cdraw'
+        assert "you: draw 10♥" in app.message
+        assert command.value == "" and app.hand.has_focus  # back to the board
         after_draw = c.record()
         await click_cards(pilot, app, parse_cards("5H 6H 9D"))
         await pilot.press("m")
@@ -113,15 +117,15 @@ async def test_an_illegal_attempt_shows_the_engines_reason_and_changes_nothing(
         assert c.record() == after_draw
         assert hand_before != text_of(app, "#hand")  # the drawn card is there
         assert len(app.hand.selected) == 3  # the selection is kept after a refusal
-        await pilot.press("q")  # the file cannot be written: the game stays open
-        assert app.is_running
+        await pilot.press("q", "y")  # the file cannot be written: the game stays open
+        assert app.is_running and not isinstance(app.screen, QuitScreen)
         assert app.message.startswith("cannot save to ") and "No such file" in app.message
 
 
 async def test_melding_asks_where_the_wild_stands_and_adding_asks_its_end(
     tmp_path: Path,
 ) -> None:
-    c = stacked(tmp_path, hands=["5H 6H 7H 8H 9H 3C 4C JK KS QD 2D"], stock="TH")
+    c = stacked(tmp_path, hands=["5H 6H 7H 8H 9H 3C 4C JK KS QS 2D"], stock="JS")
     app = PlayApp(c, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
@@ -148,16 +152,26 @@ async def test_melding_asks_where_the_wild_stands_and_adding_asks_its_end(
         assert await pilot.click(TableView, offset=table.meld_offset(1))
         assert c.view().melds[0][1].cards == tuple(parse_cards("5H 6H 7H 8H 9H"))
         assert "2 ♥ 5 6 7 8 9  clean" in text_of(app, "#table")
-        # a wild added to a run: which meld, then which end
+        await click_cards(pilot, app, parse_cards("JS QS KS"))
+        await pilot.press("m")
+        # a wild added to a run: which meld (only those it fits: not the dirty meld 1),
+        # then which end
         await click_cards(pilot, app, parse_cards("2D"))
         await pilot.press("a")
         assert isinstance(app.screen, ChoiceScreen)
-        await choose(pilot, app, 1)  # meld 2
+        options = app.screen.query_one(OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert [line.split()[0] for line in shown] == ["2", "3"], shown
+        await choose(pilot, app, 0)  # meld 2
         assert isinstance(app.screen, ChoiceScreen)  # low (as 4H) or high (as 10H)
         await choose(pilot, app, 1)
         assert c.view().melds[0][1].cards == tuple(parse_cards("5H 6H 7H 8H 9H 2D"))
         table_text = text_of(app, "#table")
         assert "2 ♥ 5 6 7 8 9 2♦(10)  dirty" in table_text
+        # aberto has no wild moves: said at once, no dialog asking which run
+        await pilot.press("w")
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert app.message == "refused: wilds do not move in aberto (the wild_moves option is off)"
 
 
 async def test_the_hint_key_typed_actions_and_the_log(tmp_path: Path) -> None:
@@ -167,12 +181,19 @@ async def test_the_hint_key_typed_actions_and_the_log(tmp_path: Path) -> None:
         await settle(pilot, app)
         await pilot.press("h")
         assert app.message == "hint: draw   (typed: draw)"
-        await pilot.press("colon", *"draw", "enter")  # typed in the notation
-        assert "you: draw TH" in app.message
-        assert app.query_one("#command", Input).value == ""
-        shown = " ".join(text_of(app, "#log").split())  # the log, as text
-        assert "— hand 1 —" in shown and "you: draw TH" in shown
-        await pilot.press("escape", "h")
+        # typed in the notation; keys that come before ':' is handled go to the command line
+        await keys_at_once(pilot, app, ":draw")
+        command = app.query_one("#command", Input)
+        assert command.value == "draw" and command.has_focus
+        assert c.view().phase == "draw"  # the 'd' did not draw
+        await pilot.press("enter")
+        assert "you: draw 10♥" in app.message
+        assert command.value == "" and app.hand.has_focus
+        # the log names the cards as the hand does
+        shown = " ".join(text_of(app, "#log").split())
+        assert "— hand 1 —" in shown and "you: draw 10♥" in shown and "TH" not in shown
+        assert "10♥" in text_of(app, "#hand")
+        await pilot.press("h")
         hint = c.hint()
         assert hint is not None and app.message.endswith(f"(typed: {hint})")
         if isinstance(hint, Meld | Discard):
@@ -195,7 +216,11 @@ async def test_save_on_quit_and_resume_reproduce_the_position(tmp_path: Path) ->
         await pilot.press("d")
         view = c.view().to_dict()
         screen = {w: text_of(app, w) for w in ("#hand", "#table", "#pile", "#status")}
-        await pilot.press("q")
+        await pilot.press("q")  # asks first
+        assert isinstance(app.screen, QuitScreen) and not path.exists()
+        await pilot.press("escape")
+        assert app.is_running and app.message == "go on playing"
+        await pilot.press("q", "q")
     assert app.return_value == path
     saved = json.loads(path.read_text())
     assert saved["play"]["bots"] == ["greedy"] * 3
@@ -289,6 +314,8 @@ async def test_the_pile_shows_every_card_when_open_and_the_top_when_closed(
             if preset == "aberto":  # a click on the pile takes it
                 assert await pilot.click(PileView, offset=app.query_one(PileView).item_offset(PILE))
                 assert c.view().log[-1] == "you: take-pile (AC AD 3C 3D)"
+                log = " ".join(text_of(app, "#log").split())
+                assert "you: take-pile (A♣ A♦ 3♣ 3♦)" in log
 
 
 @pytest.mark.parametrize(("preset", "players", "sides"), [("italiano", 3, 3), ("us", 6, 3)])
@@ -366,3 +393,158 @@ async def test_the_move_key_moves_a_wild_and_footer_keys_are_buttons(tmp_path: P
         assert "JK(8)" in text_of(app, "#table")
         await pilot.press("w")  # once a turn
         assert app.message == "refused: a wild moves at most once a turn"
+
+
+async def test_typed_actions_give_the_keys_back_and_the_next_hand_comes_after_esc(
+    tmp_path: Path,
+) -> None:
+    # a short hand (a stock of 6) whose last action is the human's typed discard
+    c = stacked(tmp_path, hands=[HAND], stock="TH", decks=1, pot_sizes="13,13", pot_to_stock=False)
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        command = app.query_one("#command", Input)
+        typed = 0
+        while not c.hand_over:
+            assert c.human_to_move
+            legal = c.view().legal
+            action = next(a for a in legal if isinstance(a, Draw | Discard))
+            await pilot.press("colon", *str(action), "enter")
+            typed += 1
+            if not c.hand_over:
+                assert command.value == "" and app.hand.has_focus, app.focused
+            await settle(pilot, app)
+        assert typed >= 4 and isinstance(c.game.events[-1].action, Discard)
+        assert c.game.events[-1].seat == 0  # the hand ended on a typed action
+        assert isinstance(app.screen, HandOverScreen)
+        await pilot.press("escape")  # look at the table first
+        assert app.message.startswith("the hand is over: n for the next hand")
+        app.pace = 30.0  # the bots wait: what the message says at the new hand shows
+        await pilot.press("n")
+        assert c.view().hand_number == 1 and not c.hand_over
+        assert app.message == "hand 2 dealt"  # the last hand's message is gone
+        assert app.hand.has_focus
+        # quitting a match in progress asks first
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("n")
+        assert app.is_running and app.message == "go on playing"
+        assert not isinstance(app.screen, QuitScreen)
+        await pilot.press("q", "y")
+    assert app.return_value == c.save_path and c.save_path.exists()
+
+
+async def test_bad_typed_actions_and_any_failure_are_answered_in_the_message_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    c = stacked(tmp_path, hands=[HAND], stock="TH")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        before = c.record()
+        command = app.query_one("#command", Input)
+        await pilot.press("colon")
+        bad = ["add ² 3S", "move ² low", "add " + "9" * 5000 + " 3S", "x" * 10_000]
+        for text in bad:
+            command.value = text
+            await pilot.press("enter")
+            assert app.is_running and app.message.startswith("refused: "), app.message
+            assert "\n" not in app.message and len(app.message) <= 1000
+            assert command.has_focus and command.selection == (0, len(text))
+        assert c.record() == before and not c.save_path.exists()
+
+        # anything else that goes wrong in a handler: said, the match saved, the app goes on
+        def broken(text: object) -> object:
+            raise RuntimeError(f"parser broke on [bold]{text}[/] \x1b[2J")
+
+        monkeypatch.setattr(c.game, "parse", broken)
+        command.value = "draw"
+        await pilot.press("enter")
+        assert app.is_running
+        assert app.message == (
+            "error: RuntimeError: parser broke on [bold]draw[/] \\x1b[2J — the match is saved "
+            f"to {c.save_path}"
+        )
+        assert Controller.resume(c.save_path).record()["hands"] == before["hands"]
+        monkeypatch.undo()
+        c.save_path.unlink()
+        monkeypatch.setattr(c, "hint", lambda: 1 // 0)  # a key's handler
+        await pilot.press("escape", "h")
+        assert app.message.startswith("error: ZeroDivisionError: ") and c.save_path.exists()
+
+        def refuse() -> None:  # the engine's own error, unforeseen by the handler: a refusal
+            raise IllegalAction("not now, [b]Ana[/b]\x07")
+
+        monkeypatch.setattr(c, "hint", refuse)
+        await pilot.press("h")
+        assert app.message == "refused: not now, [b]Ana[/b]\\x07"
+        monkeypatch.undo()
+        # a bot that fails
+        bot = c.bots[1]
+        assert bot is not None
+        monkeypatch.setattr(bot, "choose", lambda view, legal: [][0])
+        await pilot.press("d")
+        await click_cards(pilot, app, parse_cards("9D"))
+        await pilot.press("x")
+        await settle(pilot, app)
+        assert app.is_running and app.message.startswith("error: IndexError: ")
+        assert app.message.endswith(f"the match is saved to {c.save_path}")
+        assert len(Controller.resume(c.save_path).record()["hands"][0]["actions"]) == 2
+
+
+def test_every_handler_of_the_play_app_is_guarded() -> None:
+    """Keys, clicks, the command line and dialogs' answers all run through ``guarded``."""
+    handlers = [
+        name
+        for name, value in vars(PlayApp).items()
+        if callable(value)
+        and (name.startswith(("action_", "on_")) or name.endswith(("_closed", "_answered")))
+    ]
+    assert len(handlers) > 25
+    # action_quit (Ctrl+Q) is Textual's own, made safe by save() catching everything
+    unguarded = [n for n in handlers if not getattr(vars(PlayApp)[n], "guarded", False)]
+    assert unguarded == ["action_quit"]
+
+
+RAW = ("\x1b", "\x07", "\r", "\x9b")
+"""Control characters that must never reach the terminal raw."""
+
+
+async def test_names_and_typed_text_are_shown_as_written_never_as_markup(
+    tmp_path: Path,
+) -> None:
+    c = Controller.new(make_rules("aberto", players=4), ["greedy"], 6, tmp_path / "m.json")
+    # names as a record could bring them (the engine refuses control characters in new
+    # games; the screen is safe on its own)
+    c.game.names = ("You", "[bold red]x[/]", "[/]", "Bia\x1b[2J\x07\r\x9b")
+    shown = ("[bold red]x[/]", "[/]", "Bia\\x1b[2J\\x07\\x0d\\x9b")
+    play_hand_directly(c)
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandOverScreen)  # the sides' names in the breakdown
+        breakdown = text_of(app, "#breakdown") + text_of(app, "#hand-title")
+        assert all(name in " ".join(breakdown.split()) for name in shown), breakdown
+        seen = [app.export_screenshot()]
+        await pilot.press("escape")  # the board: status, melds' sides, log
+        board = screen_text(app)
+        assert "You & [/]" in board and f"{shown[0]} & {shown[2]}" in board, board
+        status = " ".join(text_of(app, "#status").split())
+        assert all(f"{name} " in status for name in shown), status
+        log = " ".join(text_of(app, "#log").split())
+        assert any(f"{name}:" in log for name in shown), log
+        seen.append(app.export_screenshot())
+        await pilot.press("r")  # the table of hands
+        hands = " ".join(text_of(app, "#breakdown").split())
+        assert all(name in hands for name in shown) and "You & [/] out" in hands, hands
+        seen.append(app.export_screenshot())
+        await pilot.press("escape", "colon")
+        # typed or pasted control characters never get into the command line
+        command = app.query_one("#command", Input)
+        command.value = "draw\x1b[2J"
+        app.post_message(events.Paste(" \x07[b]x[/b]\r"))
+        await pilot.pause()
+        assert command.value == "draw[2J [b]x[/b]"
+        seen.append(app.export_screenshot())
+        for svg in seen:
+            assert not any(ch in svg for ch in RAW)

@@ -1,4 +1,6 @@
-"""Cards and melds as text: symbols, wild places, marks, and the line flow."""
+"""Cards and melds as text: symbols, wild places, marks, the line flow, and user text."""
+
+import unicodedata
 
 from buraco.cards import parse_cards
 from buraco.tui.render import (
@@ -7,8 +9,10 @@ from buraco.tui.render import (
     Flow,
     card_label,
     card_style,
+    literal,
     meld_marks,
     meld_text,
+    safe,
     stand_ins,
     use_colour,
 )
@@ -87,3 +91,23 @@ def test_the_flow_wraps_items_and_finds_them_again() -> None:
     assert flow.key_at(0, 2, whole_line=True) == 4
     spot = flow.spot_of(3)
     assert spot is not None and (spot.line, spot.x0) == (1, 4)
+
+
+def test_user_text_is_drawn_with_every_control_character_escaped() -> None:
+    controls = [
+        chr(code)
+        for code in range(0x3000)
+        if unicodedata.category(chr(code)) in ("Cc", "Zl", "Zp")
+        or 0x202A <= code <= 0x202E  # bidirectional embeddings and overrides
+        or 0x2066 <= code <= 0x2069  # bidirectional isolates
+    ]
+    assert len(controls) == 65 + 2 + 5 + 4
+    for ch in controls:
+        out = safe(f"a{ch}b")
+        assert out.isascii() and out.isprintable() and out.startswith("a\\") and out.endswith("b")
+    assert safe("\x1b[2J\x07\r") == "\\x1b[2J\\x07\\x0d"
+    assert safe("a\nb", newlines=True) == "a\nb" and safe("a\nb") == "a\\x0ab"
+    plain = "Ana & Bia ♥ [bold]x[/] ção 漢字 👍"
+    assert safe(plain) == plain  # printable text is left as it is
+    text = literal("[bold red]x[/]", style="bold")
+    assert text.plain == "[bold red]x[/]" and not text.spans  # never read as markup

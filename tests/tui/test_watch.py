@@ -1,14 +1,17 @@
 """``buraco replay FILE --watch``: stepping through a record on the board."""
 
+import re
 from pathlib import Path
 from typing import Any
 
 from textual.geometry import Region
 
 from buraco import Game
+from buraco.actions import parse_action
 from buraco.bots import make_bot, play_match
-from buraco.record import load, save
+from buraco.record import load, record_of, save
 from buraco.tui.help import HelpScreen
+from buraco.tui.render import notation_text
 from buraco.tui.results import HandOverScreen
 from buraco.tui.watch import Stepper, WatchApp
 from tui.driver import short_rules
@@ -57,7 +60,8 @@ async def test_the_watcher_steps_with_the_keys(tmp_path: Path) -> None:
         await pilot.press("right", "right", "space")
         assert app.position == (0, 3)
         seat, text = first[2]
-        assert f"{['Ana', 'Bia'][seat]}: {text}" in text_of(app, "#message")
+        shown = notation_text(parse_action(text)).plain  # cards named as in the hand
+        assert f"{['Ana', 'Bia'][seat]}: {shown}" in text_of(app, "#message")
         await pilot.press("left")
         assert app.position == (0, 2)
         assert "Ana's hand" in text_of(app, "#hand")
@@ -90,3 +94,29 @@ async def test_auto_play_runs_to_the_end_at_its_pace(tmp_path: Path) -> None:
             if app.stepper.at_end:
                 break
         assert app.stepper.at_end
+
+
+async def test_the_watcher_shows_names_and_cards_as_the_board_does(tmp_path: Path) -> None:
+    game = Game(short_rules(match_hands=1), seed=5, names=["[bold red]x[/]", "[/]"])
+    play_match(game, [make_bot("greedy", seed=1), make_bot("greedy", seed=2)])
+    data = load(record_of(game))
+    app = WatchApp(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        # names a record cannot hold (control characters), set on the game directly
+        app.stepper.game.names = ("[bold red]x[/]", "[/]\x1b[2J\x07\r")
+        await pilot.press("right", "right")
+        seat = data["hands"][0]["actions"][1][0]
+        name = ["[bold red]x[/]", "[/]\\x1b[2J\\x07\\x0d"][seat]
+        message = text_of(app, "#message")
+        assert f"{name}: " in message, message
+        assert "[bold red]x[/]'s hand" in text_of(app, "#hand")
+        assert "watching [bold red]x[/]" in text_of(app, "#title")
+        await pilot.press("tab")
+        assert "watching [/]\\x1b[2J\\x07\\x0d" in text_of(app, "#title")
+        assert "[/]\\x1b[2J\\x07\\x0d's hand" in text_of(app, "#hand")
+        svg = app.export_screenshot()
+        assert not any(ch in svg for ch in ("\x1b", "\x07", "\r"))
+        await pilot.press("end")  # the record replayed again: its own names
+        log = " ".join(text_of(app, "#log").split())
+        assert re.findall(r"\b[A2-9TJQK][CDHS]\b", log) == [], log  # 10♦, not TD, as the hand
+        assert any(suit in log for suit in "♣♦♥♠") and "[bold red]x[/]: " in log

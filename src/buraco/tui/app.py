@@ -6,17 +6,25 @@ owed) and the log; your hand; a message line; a command line for typed actions;
 the keys. Every widget draws from the human seat's view
 (:meth:`~buraco.tui.controller.Controller.view`); only the controller touches
 the game.
+
+Every handler of a key, a click, a dialog's answer or the command line runs
+through :func:`guarded`: an exception is answered in the message line (a
+refusal for the engine's :class:`~buraco.errors.BuracoError`, else an error with
+the match saved as ``q`` saves it), never by leaving the app.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Concatenate, ParamSpec
 
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -25,18 +33,21 @@ from textual.worker import Worker
 
 from buraco.actions import DRAW, TAKE_PILE, TURN_UP, Action, Add, Discard, Meld, MoveWild, Place
 from buraco.cards import Card
+from buraco.errors import BuracoError
 from buraco.rules import Rules
 from buraco.tui.board import Board
-from buraco.tui.choice import ChoiceScreen
-from buraco.tui.controller import Controller, Outcome
+from buraco.tui.choice import ChoiceScreen, QuitScreen
+from buraco.tui.controller import AddPlan, Controller, Outcome
 from buraco.tui.hand import HandView
 from buraco.tui.help import HelpScreen
 from buraco.tui.render import (
     PLACE_WORDS,
     action_text,
     card_label,
+    event_text,
     meld_choice_text,
     meld_text,
+    safe,
     use_colour,
 )
 from buraco.tui.results import (
@@ -61,6 +72,46 @@ Screen { layout: vertical; }
 """
 
 
+MESSAGE_LIMIT = 1000
+"""The most characters of one message shown (a typed action or an error may be longer)."""
+
+_P = ParamSpec("_P")
+
+
+def guarded(
+    handler: Callable[Concatenate[PlayApp, _P], None],
+) -> Callable[Concatenate[PlayApp, _P], None]:
+    """Run a handler of the play app so that no exception leaves it.
+
+    The exception is answered in the message line (:meth:`PlayApp.failed`); Textual's
+    :class:`~textual.actions.SkipAction` passes, so a key can go on to the focused widget.
+    """
+
+    @functools.wraps(handler)
+    def run(app: PlayApp, /, *args: _P.args, **kwargs: _P.kwargs) -> None:
+        try:
+            handler(app, *args, **kwargs)
+        except SkipAction:
+            raise
+        except Exception as exc:  # any failure is reported, and the game saved
+            app.failed(exc)
+
+    run.guarded = True  # type: ignore[attr-defined]
+    return run
+
+
+class CommandInput(Input):
+    """The command line: control characters, typed or pasted, are dropped from its text."""
+
+    def validate_value(self, value: str) -> str:
+        """The text without control characters (they would reach the terminal raw)."""
+        return "".join(ch for ch in value if ch.isprintable() or ch == " ")
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        """Replace a span of the text, dropping control characters from the new text."""
+        super().replace(self.validate_value(text), start, end)
+
+
 def goal_text(r: Rules) -> str:
     """How the match ends, in words (``to 3000``, ``of 2 hands``)."""
     if r.match_hands:
@@ -81,7 +132,7 @@ class PlayApp(App[Path | None]):
         Binding("a", "add", "Add"),
         Binding("x", "discard", "Discard"),
         Binding("h", "hint", "Hint"),
-        Binding("colon", "command", "Type"),
+        Binding("colon", "command", "Type", priority=True),
         Binding("s", "skip", "Skip"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -117,13 +168,14 @@ class PlayApp(App[Path | None]):
         yield Static(id="title")
         yield Board(id="board")
         yield Static(id="message")
-        yield Input(
+        yield CommandInput(
             id="command",
             placeholder=": type an action, e.g. meld 3H 4H 5H (Esc to leave)",
             compact=True,
         )
         yield Footer(compact=True, show_command_palette=False)
 
+    @guarded
     def on_mount(self) -> None:
         """Draw the table and start play (the bots first if they are to move)."""
         self.refresh_all()
@@ -145,14 +197,46 @@ class PlayApp(App[Path | None]):
             f"buraco {c.rules.preset} · {c.rules.players} players · hand {v.hand_number + 1} · "
             f"seed {c.seed} · bots {','.join(bots)} · pace {self.pace:g}s"
         )
-        self.query_one("#title", Static).update(Text(title, overflow="ellipsis", no_wrap=True))
+        self.query_one("#title", Static).update(
+            Text(safe(title), overflow="ellipsis", no_wrap=True)
+        )
         self.query_one(Board).show(v, goal_text(c.rules))
 
     def say(self, text: str, kind: str = "") -> None:
-        """Show a line in the message bar (``error`` and ``hint`` stand out)."""
+        """Show a line in the message bar (``error`` and ``hint`` stand out).
+
+        The text is shown as written (never read as markup), on one line (newlines
+        become spaces, other control characters are escaped), cut to
+        :data:`MESSAGE_LIMIT` characters.
+        """
         bar = self.query_one("#message", Static)
         bar.set_classes(kind)
-        bar.update(Text(text, overflow="ellipsis"))
+        if len(text) > MESSAGE_LIMIT:
+            text = text[: MESSAGE_LIMIT - 1] + "…"
+        line = safe(text.replace("\n", " "))
+        bar.update(Text(line, overflow="ellipsis", no_wrap=True))
+
+    def failed(self, exc: BaseException) -> None:
+        """Answer an exception from a handler in the message line; the app goes on.
+
+        The match is saved first, as ``q`` saves it. The engine's
+        :class:`~buraco.errors.BuracoError` is a refusal, shown with its reason; anything
+        else is an error, and the message says where the match was saved.
+        """
+        try:
+            what = str(exc)
+        except Exception:  # a message that cannot be made
+            what = ""
+        try:
+            path = self.save(quiet=True)
+        except Exception:  # save() reports its own failures: this is belt and braces
+            path = None
+        if isinstance(exc, BuracoError):
+            self.say(f"refused: {what}", "error")
+            return
+        self.log.error("".join(traceback.format_exception(exc)))
+        saved = f"the match is saved to {path}" if path else "the match could not be saved"
+        self.say(f"error: {type(exc).__name__}: {what} — {saved}", "error")
 
     @property
     def message(self) -> str:
@@ -199,15 +283,18 @@ class PlayApp(App[Path | None]):
 
     async def _run_bots(self) -> None:
         c = self.controller
-        while (turn := c.bot_turn()) is not None:
-            await self._wait()
-            seat, bot, view, legal = turn
-            action = await asyncio.to_thread(bot.choose, view, legal)
-            c.apply_bot(seat, action)
-            self.refresh_all()
-            self._last = f"{c.names[seat]}: {action_text(action)}"
-            self.say(self._last)
-        self.proceed()
+        try:
+            while (turn := c.bot_turn()) is not None:
+                await self._wait()
+                seat, bot, view, legal = turn
+                action = await asyncio.to_thread(bot.choose, view, legal)
+                c.apply_bot(seat, action)
+                self.refresh_all()
+                self._last = f"{c.names[seat]}: {action_text(action)}"
+                self.say(self._last)
+            self.proceed()
+        except Exception as exc:  # a bot's failure is reported, the game saved
+            self.failed(exc)
 
     async def _wait(self) -> None:
         if self.fast or self.pace <= 0:
@@ -230,26 +317,32 @@ class PlayApp(App[Path | None]):
             return False
         self.hand.clear_selection()
         self.refresh_all()
-        log = self.controller.view().log
-        if text in ("draw", "take-pile", "turn-up") and log and log[-1].startswith("you:"):
-            text = log[-1].removeprefix("you: ")
+        v = self.controller.view()
+        if text in ("draw", "take-pile", "turn-up"):  # what was drawn or taken
+            mine = [e for e in v.events if e.action is not None and e.seat == v.seat]
+            if mine:
+                text = event_text(v, mine[-1]).plain.removeprefix("you: ")
         self._last = f"you: {text}"
         self.say(self._last)
         self.proceed()
         return True
 
+    @guarded
     def action_draw(self) -> None:
         """Draw from the stock."""
         self.act(DRAW)
 
+    @guarded
     def action_take(self) -> None:
         """Take the discard pile."""
         self.act(TAKE_PILE)
 
+    @guarded
     def action_turn_up(self) -> None:
         """Turn the first card up and draw again."""
         self.act(TURN_UP)
 
+    @guarded
     def action_discard(self) -> None:
         """Discard the selected card, or the one under the cursor."""
         cards = self.hand.selected_cards()
@@ -262,6 +355,7 @@ class PlayApp(App[Path | None]):
             return
         self.act(Discard(card))
 
+    @guarded
     def action_meld(self) -> None:
         """Meld the selected cards, asking where a wild stands when it could go two ways."""
         cards = self.hand.selected_cards()
@@ -284,6 +378,7 @@ class PlayApp(App[Path | None]):
         """Meld as chosen in the dialog."""
         self.act(meld)
 
+    @guarded
     def action_add(self) -> None:
         """Add the selected cards (or the one under the cursor) to a meld of your side."""
         cards = self.hand.selected_cards()
@@ -298,19 +393,27 @@ class PlayApp(App[Path | None]):
         if len(melds) <= 1:
             self.add_to(0, cards)
             return
-        fits = [
-            i
-            for i, _ in enumerate(melds)
-            if any(isinstance(a, Add) and a.meld == i and a.card in cards for a in v.legal)
-        ]
-        labels = [Text.assemble((f"{m.number:>2}  ", "bold"), meld_text(m)) for m in melds]
+        plans = [self.controller.plan_adds(i, cards) for i in range(len(melds))]
+        fits = [i for i, plan in enumerate(plans) if not plan.refusal]
         what = " ".join(card_label(c) for c in cards)
-        self.ask(
-            f"Add {what} to which meld?",
-            labels,
-            lambda i: self.add_to(i, cards),
-            highlight=fits[0] if fits else 0,
-        )
+        if not fits:
+            self.say(f"refused: {self._no_meld_takes(what, plans)}", "error")
+        elif len(fits) == 1:
+            self.add_to(fits[0], cards)
+        else:
+            labels = [
+                Text.assemble((f"{melds[i].number:>2}  ", "bold"), meld_text(melds[i]))
+                for i in fits
+            ]
+            self.ask(f"Add {what} to which meld?", labels, lambda k: self.add_to(fits[k], cards))
+
+    @staticmethod
+    def _no_meld_takes(what: str, plans: Sequence[AddPlan]) -> str:
+        """Why no meld takes the cards: the engine's reason when it is the same for all."""
+        reasons = {plan.refusal for plan in plans}
+        if len(reasons) == 1:
+            return reasons.pop()
+        return f"none of your side's melds takes {what} now"
 
     def add_to(
         self, meld: int, cards: Sequence[Card], chosen: Mapping[Card, Place] | None = None
@@ -332,8 +435,16 @@ class PlayApp(App[Path | None]):
         text = "; ".join(action_text(a) for a in plan.actions)
         self.done(self.controller.play_all(plan.actions), text)
 
+    @guarded
     def action_move_wild(self) -> None:
         """Move the wild of one of your side's runs to its other end (``us``)."""
+        rules = self.controller.rules
+        if not rules.wild_moves:
+            self.say(
+                f"refused: wilds do not move in {rules.preset} (the wild_moves option is off)",
+                "error",
+            )
+            return
         v = self.controller.view()
         runs = [m for m in v.melds[v.side] if m.run and m.wild is not None]
         if not runs:
@@ -355,6 +466,7 @@ class PlayApp(App[Path | None]):
             labels = [Text.assemble((f"{m.number:>2}  ", "bold"), meld_text(m)) for m in runs]
             self.ask("Move the wild of which run?", labels, move)
 
+    @guarded
     def action_hint(self) -> None:
         """Show (and select the cards of) what the heuristic bot would do now."""
         hint = self.controller.hint()
@@ -369,19 +481,41 @@ class PlayApp(App[Path | None]):
         self.hand.select_cards(cards)
         self.say(f"hint: {action_text(hint)}   (typed: {hint})", "hint")
 
+    @guarded
     def action_command(self) -> None:
-        """Go to the command line."""
-        self.query_one("#command", Input).focus()
+        """Go to the command line, at once: a key sent straight after ``:`` goes to it.
 
+        The binding has priority (it is seen before the keys are passed to the hand), and
+        the focus moves before the next key is handled. Under a dialog, or on the command
+        line itself, the key is passed on.
+        """
+        command = self.query_one("#command", CommandInput)
+        if self.screen is not command.screen or command.has_focus:
+            raise SkipAction
+        command.screen.set_focus(command)
+
+    @guarded
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Play a typed action."""
+        """Play a typed action: done, back to the board; refused, its text selected to retype."""
         text = event.value.strip()
         if not text:
-            self.hand.focus()
+            self.focus_board()
             return
         if self.act(text):
             event.input.value = ""
+            self.focus_board()
+        else:
+            event.input.select_all()
 
+    def focus_board(self) -> None:
+        """Give the keys back to the hand (at once when its screen is showing)."""
+        hand = self.hand
+        if self.screen is hand.screen:
+            hand.screen.set_focus(hand)
+        else:
+            hand.focus()
+
+    @guarded
     def action_escape(self) -> None:
         """Back to the hand from the command line (or elsewhere), else unselect every card."""
         if self.focused is self.hand:
@@ -389,6 +523,7 @@ class PlayApp(App[Path | None]):
         else:
             self.hand.focus()
 
+    @guarded
     def action_scroll_melds(self, direction: int) -> None:
         """Scroll the melds a page up or down."""
         melds = self.query_one("#melds", VerticalScroll)
@@ -397,6 +532,7 @@ class PlayApp(App[Path | None]):
         else:
             melds.scroll_page_up()
 
+    @guarded
     def on_table_view_meld_clicked(self, event: TableView.MeldClicked) -> None:
         """A click on a meld of your side adds the selected cards to it."""
         cards = self.hand.selected_cards()
@@ -405,6 +541,7 @@ class PlayApp(App[Path | None]):
             return
         self.add_to(event.meld, cards)
 
+    @guarded
     def on_pile_view_clicked(self, event: PileView.Clicked) -> None:
         """A click on the stock draws; on the pile takes it."""
         self.act(DRAW if event.what == STOCK else TAKE_PILE)
@@ -418,20 +555,23 @@ class PlayApp(App[Path | None]):
     ) -> None:
         """Ask to pick one option, then call ``then`` with its index (nothing on Escape)."""
 
-        def answered(index: int | None) -> None:
+        @guarded
+        def answered(app: PlayApp, index: int | None) -> None:
             if index is None:
-                self.say("cancelled")
+                app.say("cancelled")
             else:
                 then(index)
 
-        self.push_screen(ChoiceScreen(question, options, highlight), answered)
+        self.push_screen(ChoiceScreen(question, options, highlight), lambda i: answered(self, i))
 
     # ----- pace, hands, saving -------------------------------------------------------------
+    @guarded
     def action_skip(self) -> None:
         """Show the bots' moves at once until the human's turn."""
         self.fast = True
         self._wake.set()
 
+    @guarded
     def action_pace(self, step: int) -> None:
         """Step the bots' pace up (slower) or down (faster)."""
         slower = [p for p in PACES if p > self.pace]
@@ -458,7 +598,9 @@ class PlayApp(App[Path | None]):
         table = breakdown_table(v.scores or (), sides)
         self.push_screen(HandOverScreen(title, table, button), self._hand_closed)
 
+    @guarded
     def _hand_closed(self, result: str | None) -> None:
+        self.focus_board()  # n, r and q are the board's keys again
         if result == "quit":
             self.action_quit_game()
         elif result == "look":
@@ -466,6 +608,7 @@ class PlayApp(App[Path | None]):
         else:
             self.action_next_hand()
 
+    @guarded
     def action_next_hand(self) -> None:
         """Deal the next hand (or show the match's result when it is over)."""
         c = self.controller
@@ -477,7 +620,10 @@ class PlayApp(App[Path | None]):
             return
         c.next_hand()
         self.hand.clear_selection()
+        self._last = ""  # the last hand's news is old
         self.refresh_all()
+        self.focus_board()
+        self.say(f"hand {c.view().hand_number + 1} dealt")
         self.proceed()
 
     def show_match_over(self) -> None:
@@ -495,12 +641,15 @@ class PlayApp(App[Path | None]):
         table = hands_table(c.results(), sides, c.names)
         self.push_screen(MatchOverScreen(title, table), self._match_closed)
 
+    @guarded
     def _match_closed(self, result: str | None) -> None:
+        self.focus_board()
         if result == "quit":
             self.action_quit_game()
         else:
             self.say("the match is over: r for the table of hands, q to quit")
 
+    @guarded
     def action_scores(self) -> None:
         """The hands played so far."""
         c = self.controller
@@ -509,29 +658,58 @@ class PlayApp(App[Path | None]):
         table = hands_table(c.results(), sides, c.names)
         title = "Scores so far" if c.results() else "No hand has ended yet"
         screen = HandOverScreen(title, table, button="Close")
-        self.push_screen(screen, lambda r: self.action_quit_game() if r == "quit" else None)
+        self.push_screen(screen, self._scores_closed)
 
+    @guarded
+    def _scores_closed(self, result: str | None) -> None:
+        if result == "quit":
+            self.action_quit_game()
+
+    @guarded
     def action_help(self) -> None:
         """Keys and the rules of the preset."""
         self.push_screen(HelpScreen(self.controller.rules))
 
-    def save(self) -> Path | None:
-        """Save the match; on failure say why and return None."""
+    def save(self, quiet: bool = False) -> Path | None:
+        """Save the match; on failure say why (unless ``quiet``) and return None."""
         try:
             self.saved_to = self.controller.save()
-        except OSError as exc:
-            self.say(f"cannot save to {self.controller.save_path}: {exc.strerror}", "error")
+        except Exception as exc:  # a file that cannot be written, or worse
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else repr(exc)
+            if not quiet:
+                self.say(f"cannot save to {self.controller.save_path}: {why}", "error")
             return None
         return self.saved_to
 
+    @guarded
     def action_save(self) -> None:
         """Save the match now."""
         path = self.save()
         if path is not None:
             self.say(f"saved to {path}")
 
+    @guarded
     def action_quit_game(self) -> None:
-        """Save the match and quit; a match that cannot be saved stays open."""
+        """Quit, saving the match; a match in progress asks first (``q`` again or ``y``).
+
+        A match that cannot be saved stays open.
+        """
+        if isinstance(self.screen, QuitScreen):
+            return
+        if self.controller.match_over:
+            self._quit_answered(True)
+            return
+        path = self.controller.save_path
+        question = (
+            f"Quit the match? It is saved to {path}, and `buraco play --resume {path}` goes on."
+        )
+        self.push_screen(QuitScreen(question), self._quit_answered)
+
+    @guarded
+    def _quit_answered(self, quit_game: bool | None) -> None:
+        if not quit_game:
+            self.say("go on playing")
+            return
         path = self.save()
         if path is not None:
             self.exit(path)

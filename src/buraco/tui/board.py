@@ -1,6 +1,7 @@
 """The board: stock and pile, each side's melds, the status panel, the log and a hand.
 
-All of it is drawn from one seat's :class:`~buraco.views.SeatView`.
+All of it is drawn from one seat's :class:`~buraco.views.SeatView`; the log from its
+events, with the cards named as in the hand (:func:`~buraco.tui.render.event_text`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import RichLog
 
 from buraco.tui.hand import HandView
+from buraco.tui.render import event_text
 from buraco.tui.status import StatusPanel
 from buraco.tui.table import PileView, TableView
 from buraco.views import SeatView
@@ -66,13 +68,13 @@ class Board(Vertical):
             hand.title = hand_title
         hand.set_cards(view.hand, note)
         log = self.query_one("#log", RichLog)
-        lines = view.log
+        events = view.events
         key = (view.hand_number, view.seat)
-        if key != self._log_key or len(lines) < self._log_count:
+        if key != self._log_key or len(events) < self._log_count:
             log.clear()
             self._log_key = key
             self._log_count = 0
             log.write(Text(f"— hand {view.hand_number + 1} —", style="bold"))
-        for line in lines[self._log_count :]:
-            log.write(Text(line, style="bold" if line.startswith("you:") else ""))
-        self._log_count = len(lines)
+        for event in events[self._log_count :]:
+            log.write(event_text(view, event))
+        self._log_count = len(events)

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from buraco.cards import Card, is_wild_capable
-from buraco.tui.render import Flow, card_text
+from buraco.tui.render import Flow, card_text, safe
 
 CARD_CELLS = 3
 """Cells a card takes (``10♥``); cards are a space apart, the wild cards two."""
@@ -141,10 +141,10 @@ class HandView(Widget, can_focus=True):
         count = len(self.cards)
         picked = len(self.selected)
         title = Text.assemble(
-            (self.title, "bold"),
+            (safe(self.title), "bold"),
             f" · {count} card{'s' if count != 1 else ''}",
             f" · {picked} selected" if picked else "",
-            f" · {self.note}" if self.note else "",
+            f" · {safe(self.note)}" if self.note else "",
         )
         flow.newline(title)
         flow.newline()

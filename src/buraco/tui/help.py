@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from buraco.rules import Rules, describe
+from buraco.tui.render import literal
 from buraco.tui.rulestext import rules_summary
 
 PLAY_KEYS: tuple[tuple[str, str], ...] = (
@@ -28,13 +29,16 @@ PLAY_KEYS: tuple[tuple[str, str], ...] = (
     ("w", "move the wild of a run to its other end (us)"),
     ("x", "discard the selected card (or the one under the cursor)"),
     ("h", "hint: what the heuristic bot would do now"),
-    (":", "type an action in the engine's notation"),
+    (":", "type an action in the engine's notation (Enter plays it; Esc back to the hand)"),
     ("s", "skip: show the bots' moves at once until your turn"),
     ("+ / -", "bots play slower / faster"),
     ("n", "next hand (after closing the end-of-hand scores)"),
     ("r", "the scores of the hands so far"),
     ("Ctrl+S", "save the match now"),
-    ("q", "quit; the match is saved and `buraco play --resume FILE` goes on"),
+    (
+        "q",
+        "quit (asks first: q again or y); the match is saved, `buraco play --resume FILE` goes on",
+    ),
     ("PgUp / PgDn", "scroll the melds (or the mouse wheel)"),
     ("? / F1", "this help"),
 )
@@ -55,7 +59,7 @@ def keys_table(keys: Sequence[tuple[str, str]]) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     for key, what in keys:
-        table.add_row(key, what)
+        table.add_row(Text(key), Text(what))
     return table
 
 
@@ -66,7 +70,7 @@ def options_table(rules: Rules) -> Table:
     table.add_column("value")
     table.add_column("meaning")
     for name, value, meaning in describe(rules):
-        table.add_row(name, value, meaning)
+        table.add_row(literal(name), literal(value), literal(meaning))
     return table
 
 
@@ -95,7 +99,9 @@ class HelpScreen(ModalScreen[None]):
             yield Static(keys_table(self.keys), id="help-keys")
             yield Static(Text(NOTATION))
             yield Static(Text("Rules", style="bold underline"))
-            yield Static(Text("\n".join(rules_summary(self.rules))), id="help-rules")
+            yield Static(
+                literal("\n".join(rules_summary(self.rules)), newlines=True), id="help-rules"
+            )
             yield Static(Text("Every option", style="bold underline"))
             yield Static(options_table(self.rules))
 

@@ -1,7 +1,11 @@
-"""Cards, melds and actions as styled text, and a line flow that remembers its items.
+r"""Cards, melds and actions as styled text, and a line flow that remembers its items.
 
 The flow remembers where each item landed, so that a click can be traced back
 to the card or meld under it.
+
+Text from outside the program (players' names, typed actions, error messages) is
+drawn only through :func:`safe` or :func:`literal`: never read as markup, and with
+every control character shown escaped (``\x1b``), never written raw to the terminal.
 
 Suits are shown as symbols (♣ ♦ ♥ ♠) so that they stay apart without colour
 (``NO_COLOR``); hearts and diamonds are red when there is colour, wild cards bold.
@@ -19,14 +23,15 @@ Suits are shown as symbols (♣ ♦ ♥ ♠) so that they stay apart without col
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
 
-from buraco.actions import Action, Add, Discard, Meld, MoveWild, Place
+from buraco.actions import Action, Add, Discard, Draw, Meld, MoveWild, Place, TakePile, TurnUp
 from buraco.cards import JOKER, RANKS, Card, is_wild_capable, rank_of, suit_of
-from buraco.views import MeldView
+from buraco.views import MeldView, SeatView, SeenEvent
 
 SUIT_SYMBOLS = "♣♦♥♠"
 """Suit symbols in code order (clubs, diamonds, hearts, spades)."""
@@ -42,6 +47,39 @@ PLAIN_STYLES = {"red": "bold", "black": "bold", "wild": "bold italic", "clean": 
 
 STYLES = dict(COLOUR_STYLES)
 """The styles in use (see :func:`use_colour`)."""
+
+
+_CONTROLS = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_CONTROL = re.compile(f"[{_CONTROLS}]")
+"""Control characters: C0, DEL, C1, the line and paragraph separators and the
+bidirectional overrides, which could move the cursor, clear the screen or reorder text."""
+_CONTROL_BUT_NEWLINE = re.compile(rf"(?!\n)[{_CONTROLS}]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def safe(text: str, newlines: bool = False) -> str:
+    r"""Text from outside the program made safe to draw: each control character escaped.
+
+    A newline is kept when ``newlines`` is true (text of several lines). Markup is
+    not a concern here: the widgets are given :class:`~rich.text.Text`, never read as
+    markup (see :func:`literal`).
+
+    >>> safe("Bia\x1b[2J\x07\r"), safe("a\nb"), safe("a\nb", newlines=True)
+    ('Bia\\x1b[2J\\x07\\x0d', 'a\\x0ab', 'a\nb')
+    >>> safe("[bold red]x[/]"), safe("\u202eevil")
+    ('[bold red]x[/]', '\\u202eevil')
+    """
+    pattern = _CONTROL_BUT_NEWLINE if newlines else _CONTROL
+    return pattern.sub(_escaped, text)
+
+
+def literal(text: str, style: str = "", newlines: bool = False) -> Text:
+    """Text from outside the program as it is written: no markup, controls escaped."""
+    return Text(safe(text, newlines), style=style)
 
 
 def use_colour(on: bool) -> None:
@@ -190,6 +228,57 @@ def action_text(action: Action) -> str:
     if isinstance(action, MoveWild):
         return f"move the wild of meld {action.meld + 1} to the {action.to.word} end"
     return str(action)
+
+
+def notation_text(action: Action) -> Text:
+    """An action in the notation, its cards as the hand shows them (``add 2 7♥ low``)."""
+    if isinstance(action, Meld):
+        return Text("meld ").append_text(cards_text(action.cards))
+    if isinstance(action, Add):
+        out = Text(f"add {action.meld + 1} ").append_text(card_text(action.card))
+        return out.append(f" {action.place.word}") if action.place else out
+    if isinstance(action, Discard):
+        return Text("discard ").append_text(card_text(action.card))
+    return Text(str(action))
+
+
+def event_text(view: SeatView, event: SeenEvent) -> Text:
+    """One line of the log: who did what, the cards named as in the hand (``Ana: discard 10♦``).
+
+    Drawn from the view's events (values), not from its plain-text log; the viewer's
+    own lines are bold and start ``you``.
+    """
+    mine = event.seat == view.seat
+    who = "you" if mine else safe(view.names[event.seat])
+    out = Text(f"{who}: ", style="bold" if mine else "")
+    a = event.action
+    if a is None:
+        out.append(safe(event.note))
+    elif isinstance(a, Draw):
+        out.append("draw")
+        if event.card >= 0:
+            out.append(" ").append_text(card_text(event.card))
+    elif isinstance(a, TurnUp):
+        out.append("turn-up (")
+        if event.cards:
+            out.append("turned up ").append_text(card_text(event.cards[0]))
+        else:
+            out.append(safe(event.note))
+        if event.card >= 0:
+            out.append(", drew ").append_text(card_text(event.card))
+        out.append(")")
+    elif isinstance(a, TakePile):
+        out.append("take-pile (")
+        if len(event.cards) == event.taken:
+            out.append_text(cards_text(event.cards))
+        elif event.cards:
+            out.append(f"{event.taken} cards, top ").append_text(card_text(event.cards[-1]))
+        else:
+            out.append(f"{event.taken} cards")
+        out.append(")")
+    else:
+        out.append_text(notation_text(a))
+    return out
 
 
 @dataclass(frozen=True)

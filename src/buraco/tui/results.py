@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from buraco.game import HandResult
+from buraco.tui.render import literal
 
 PARTS = (
     ("melds", "melds"),
@@ -34,18 +35,21 @@ ENDINGS = {
 
 
 def breakdown_table(scores: Sequence[Mapping[str, Any]], sides: Sequence[str]) -> Table:
-    """A hand's score per side: one column per side, one row per part, then the total."""
+    """A hand's score per side: one column per side, one row per part, then the total.
+
+    Every cell is text, so a side's name is shown as written, never read as markup.
+    """
     table = Table(show_edge=False, pad_edge=False, expand=False)
     table.add_column("")
     for name in sides:
-        table.add_column(name, justify="right")
+        table.add_column(literal(name), justify="right")
     for key, label in PARTS:
         values = [int(s[key]) for s in scores]
         if key in ("cut", "rounding") and not any(values):
             continue
-        table.add_row(label, *(str(v) for v in values))
-    kinds = [", ".join(s.get("canastras", [])) or "-" for s in scores]
-    table.add_row(Text("canastras", style="dim"), *(Text(k, style="dim") for k in kinds))
+        table.add_row(Text(label), *(Text(str(v)) for v in values))
+    kinds = [", ".join(map(str, s.get("canastras", []))) or "-" for s in scores]
+    table.add_row(Text("canastras", style="dim"), *(literal(k, style="dim") for k in kinds))
     table.add_section()
     table.add_row(
         Text("hand total", style="bold"),
@@ -55,20 +59,23 @@ def breakdown_table(scores: Sequence[Mapping[str, Any]], sides: Sequence[str]) -
 
 
 def hands_table(results: Sequence[HandResult], sides: Sequence[str], names: Sequence[str]) -> Table:
-    """Every hand of the match: how it ended, each side's score and the running totals."""
+    """Every hand of the match: how it ended, each side's score and the running totals.
+
+    Every cell is text, so a side's name is shown as written, never read as markup.
+    """
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("hand", justify="right")
     table.add_column("ended")
     for name in sides:
-        table.add_column(name, justify="right")
+        table.add_column(literal(name), justify="right")
     for res in results:
         ended = ENDINGS.get(res.ended_by, res.ended_by)
         if res.went_out is not None:
             ended = f"{sides[res.went_out]} out"
         table.add_row(
-            str(res.number + 1),
-            ended,
-            *(f"{sc.total:+d} = {res.totals[sc.side]}" for sc in res.scores),
+            Text(str(res.number + 1)),
+            literal(ended),
+            *(Text(f"{sc.total:+d} = {res.totals[sc.side]}") for sc in res.scores),
         )
     return table
 
@@ -103,7 +110,7 @@ class HandOverScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         """The title, the breakdown and the button."""
         with Vertical():
-            yield Static(Text(self.title_text, style="bold"), id="hand-title")
+            yield Static(literal(self.title_text, "bold", newlines=True), id="hand-title")
             with VerticalScroll():
                 yield Static(self.table, id="breakdown")
             yield Button(f"{self.button} (Enter)", id="go-on", variant="primary")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from buraco.tui.render import card_label
+from buraco.tui.render import card_label, safe
 from buraco.tui.table import side_name
 from buraco.views import SeatView
 
@@ -26,11 +26,11 @@ def status_text(view: SeatView, goal: str) -> Text:
     out = Text()
     v = view
     out.append(f"Hand {v.hand_number + 1}", style="bold")
-    out.append(f" · dealer {v.names[v.dealer]}\n")
+    out.append(f" · dealer {safe(v.names[v.dealer])}\n")
     if v.turn is None:
         out.append("Hand over\n", style="bold reverse")
     else:
-        who = "You" if v.turn == v.seat else v.names[v.turn]
+        who = "You" if v.turn == v.seat else safe(v.names[v.turn])
         style = "bold reverse" if v.turn == v.seat else "bold"
         out.append(f"{who}: {PHASES.get(v.phase, v.phase)}", style=style)
         out.append("\n")
@@ -48,7 +48,7 @@ def status_text(view: SeatView, goal: str) -> Text:
     out.append("Cards:")
     for s in others:
         mark = "*" if v.sides[v.side].count(s) else ""
-        out.append(f" {v.names[s]}{mark} {v.hand_sizes[s]}")
+        out.append(f" {safe(v.names[s])}{mark} {v.hand_sizes[s]}")
     out.append("\n")
     out.append(f"Match {goal}\n", style="bold")
     for side in range(len(v.totals)):

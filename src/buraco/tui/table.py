@@ -13,14 +13,17 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-from buraco.tui.render import Flow, card_text, meld_marks, meld_tokens
+from buraco.tui.render import Flow, card_text, meld_marks, meld_tokens, safe
 from buraco.views import SeatView
 
 
 def side_name(view: SeatView, side: int) -> str:
-    """A side by its players, the viewer first (``You & Bia``)."""
+    """A side by its players, the viewer first (``You & Bia``).
+
+    The names are made safe to draw (:func:`~buraco.tui.render.safe`).
+    """
     seats = sorted(view.sides[side], key=lambda s: s != view.seat)
-    return " & ".join(view.names[s] for s in seats)
+    return " & ".join(safe(view.names[s]) for s in seats)
 
 
 class _ViewWidget(Widget):

@@ -1,7 +1,8 @@
 """``buraco replay FILE --watch``: step through a game record on the board, action by action.
 
 The board shows one seat's view at a time (Tab passes to the next seat), so a
-finished record can be followed from any player's chair.
+finished record can be followed from any player's chair. The record's names and
+actions are shown as written, never read as markup, control characters escaped.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 from textual.worker import Worker
 
+from buraco.actions import parse_action
+from buraco.errors import BuracoError
 from buraco.game import Game
 from buraco.record import replay
 from buraco.tui.app import goal_text
 from buraco.tui.board import Board
 from buraco.tui.help import HelpScreen
-from buraco.tui.render import use_colour
+from buraco.tui.render import notation_text, safe, use_colour
 from buraco.tui.results import HandOverScreen, breakdown_table, hands_table
 from buraco.tui.table import side_name
 from buraco.views import SeatView, seat_view
@@ -101,11 +104,15 @@ class Stepper:
         return False
 
     def last_action(self) -> str:
-        """The action just made, as ``seat: action``."""
+        """The action just made, as ``seat: action``, its cards named as in the hand."""
         if self.done == 0:
             return f"hand {self.hand + 1} dealt"
         seat, text = self.actions[self.hand][self.done - 1]
-        return f"{self.game.names[seat]}: {text}"
+        try:
+            shown = notation_text(parse_action(text)).plain
+        except BuracoError:
+            shown = safe(str(text))
+        return f"{safe(self.game.names[seat])}: {shown}"
 
     def view(self, seat: int) -> SeatView:
         """A seat's full view of the position."""
@@ -164,10 +171,13 @@ class WatchApp(App[None]):
         g = st.game
         r = g.rules
         view = st.view(self.seat)
-        title = f"buraco replay · {r.preset} · {r.players} players · watching {g.names[self.seat]}"
-        self.query_one("#title", Static).update(Text(title, no_wrap=True, overflow="ellipsis"))
+        name = safe(g.names[self.seat])
+        title = f"buraco replay · {r.preset} · {r.players} players · watching {name}"
+        self.query_one("#title", Static).update(
+            Text(safe(title), no_wrap=True, overflow="ellipsis")
+        )
         goal = goal_text(r)
-        self.query_one(Board).show(view, goal, f"{g.names[self.seat]}'s hand")
+        self.query_one(Board).show(view, goal, f"{name}'s hand")
         where = (
             f"hand {st.hand + 1}/{len(st.actions)} · action {st.done}/{len(st.actions[st.hand])}"
         )
@@ -177,7 +187,9 @@ class WatchApp(App[None]):
         if g.is_hand_over():
             totals = " · ".join(f"{side_name(view, s)} {t}" for s, t in enumerate(view.totals))
             where += f" · hand over: {totals}"
-        self.query_one("#message", Static).update(Text(where, overflow="ellipsis"))
+        self.query_one("#message", Static).update(
+            Text(safe(where), overflow="ellipsis", no_wrap=True)
+        )
 
     @property
     def position(self) -> tuple[int, int]:
