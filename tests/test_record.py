@@ -529,3 +529,15 @@ def test_a_record_cannot_name_the_preset_or_players_among_its_options() -> None:
             replay(record)
     with pytest.raises(RulesError, match="unknown option 'preset'"):
         make_rules("aberto", **{"preset": "us"})  # type: ignore[arg-type]
+
+
+def test_the_play_object_of_a_saved_match_is_checked_and_not_replayed() -> None:
+    # buraco play saves who plays each seat; the replay does not depend on it
+    game = Game("aberto", players=2, seed=1, match=False)
+    record = game.record()
+    record["play"] = {"human": 0, "bots": ["heuristic"]}
+    assert replay(record).events == game.events
+    for bad in ({"human": "me"}, {"bots": [5]}, {"cheat": True}, [0]):
+        record["play"] = bad
+        with pytest.raises(RecordError, match="record play: must be"):
+            replay(record)

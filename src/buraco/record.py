@@ -123,6 +123,7 @@ _RECORD_KEYS = (
     "hands",
     "totals",
     "winner",
+    "play",
 )
 _RULES_KEYS = ("preset", "players", "options")
 _HAND_KEYS = ("dealer", "cut", "deck", "actions", "result")
@@ -277,6 +278,17 @@ def _check(data: Any) -> None:
             _need(_whole(data[key]), key, "must be a whole number")
     if "match" in data:
         _need(isinstance(data["match"], bool), "match", "must be true or false")
+    if "play" in data:  # written by `buraco play`: who plays each seat; not replayed
+        play = data["play"]
+        _need(
+            isinstance(play, dict)
+            and set(play) <= {"human", "bots"}
+            and (play.get("human") is None or _whole(play["human"]))
+            and isinstance(play.get("bots", []), list)
+            and all(isinstance(b, str) and len(b) <= 200 for b in play.get("bots", [])),
+            "play",
+            'must be {"human": SEAT, "bots": ["heuristic", ...]}',
+        )
 
 
 def replay(source: str | bytes | Path | dict[str, Any], check_results: bool = True) -> Game:

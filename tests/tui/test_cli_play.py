@@ -111,11 +111,6 @@ def test_the_installed_command_refuses_without_a_traceback() -> None:
     assert "Traceback" not in proc.stderr + proc.stdout
 
 
-@pytest.mark.xfail(
-    reason="the record reader refuses the 'play' field of a saved match (an engine change: "
-    "buraco.record should accept it); buraco play --resume reads the file around it",
-    strict=False,
-)
 def test_replay_accepts_a_saved_match(tmp_path: Path) -> None:
     c = Controller.new(make_rules("aberto", players=2), ["greedy"], 1, tmp_path / "r.json")
     code, out = run("replay", str(c.save()))

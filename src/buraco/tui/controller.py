@@ -28,7 +28,7 @@ from buraco.bots import Bot, HeuristicBot, make_bot
 from buraco.cards import Card, is_wild_capable, rank_of, suit_of
 from buraco.errors import BuracoError, RecordError
 from buraco.game import Game, HandResult
-from buraco.record import MAX_BYTES, load, record_of, replay
+from buraco.record import load, record_of, replay
 from buraco.rules import Rules
 from buraco.views import SeatView, seat_view
 
@@ -39,8 +39,8 @@ BOT_NAMES = ("Ana", "Bia", "Caio", "Duda", "Edu")
 """Names of the bots at seats 1, 2, ..."""
 
 PLAY_KEY = "play"
-"""Key of the extra object a saved match carries: the bot at each seat (other tools ignore
-it)."""
+"""Key of the object a saved match carries: the bot at each seat (a record may hold it;
+replays ignore it)."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,8 @@ class Controller:
 
         The bots are ``bot_specs`` when given, else those the file names, else heuristic.
         """
-        data, saved = read_saved(path)
+        data = load(path)
+        saved = data.get(PLAY_KEY)
         game = replay(data)
         if bot_specs is None:
             bots = saved.get("bots") if isinstance(saved, dict) else None
@@ -316,34 +317,6 @@ class Controller:
         target = path or self.save_path
         target.write_text(json.dumps(self.record(), indent=1) + "\n", encoding="utf-8")
         return target
-
-
-def read_saved(path: Path) -> tuple[dict[str, Any], object]:
-    """A saved match: its record, checked by :func:`buraco.record.load`, and its ``play`` object.
-
-    The ``play`` object (the bots) is taken off before the check, so that a match saved
-    here resumes whether or not the record reader accepts the field. A file that cannot be
-    read or is not a JSON object is left to :func:`~buraco.record.load`, which says why.
-    """
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-    except (OSError, ValueError):
-        return load(path), None  # raises, naming the problem
-    data: object = None
-    if len(raw) <= MAX_BYTES:
-        try:
-            data = json.loads(raw, parse_constant=_not_a_number)
-        except (ValueError, RecursionError):
-            data = None
-    if not isinstance(data, dict):
-        return load(raw), None  # raises, naming the problem
-    saved = data.pop(PLAY_KEY, None)
-    return load(data), saved
-
-
-def _not_a_number(name: str) -> object:
-    raise ValueError(name)
 
 
 def _meld_orders(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
