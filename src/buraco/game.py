@@ -20,7 +20,6 @@ or given), and its actions; see :mod:`buraco.record`.
 from __future__ import annotations
 
 import random
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -69,6 +68,7 @@ from buraco.melds import TableMeld
 from buraco.movegen import MoveTables
 from buraco.opening import can_reach
 from buraco.rules import PRESETS, Rules, make_rules
+from buraco.text import has_control
 
 if TYPE_CHECKING:
     from buraco.views import MeldView
@@ -1257,9 +1257,6 @@ MAX_NAME = 40
 MAX_HANDS = 1000
 """The most hands a game may be given stacked decks or cuts for."""
 
-# characters a name may not hold: they would move the cursor, clear a terminal, or turn text
-_NOT_IN_NAMES = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
 
 def check_names(names: object, players: int) -> tuple[str, ...]:
     r"""Player names checked: one per seat, 1 to MAX_NAME characters, no control characters.
@@ -1285,7 +1282,7 @@ def check_names(names: object, players: int) -> tuple[str, ...]:
                 f"player name {i + 1} ({shown(name, 60)}) must be 1 to {MAX_NAME} characters, "
                 "not all spaces"
             )
-        if any(unicodedata.category(ch) == "Cc" or ch in _NOT_IN_NAMES for ch in name):
+        if has_control(name):
             raise RulesError(
                 f"player name {i + 1} ({name!r}) holds a control character; names are 1 to "
                 f"{MAX_NAME} printable characters"

@@ -3,6 +3,7 @@
 import unicodedata
 
 from buraco.cards import parse_cards
+from buraco.text import safe
 from buraco.tui.render import (
     COLOUR_STYLES,
     PLAIN_STYLES,
@@ -12,7 +13,6 @@ from buraco.tui.render import (
     literal,
     meld_marks,
     meld_text,
-    safe,
     stand_ins,
     use_colour,
 )

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from buraco.rules import Rules, coerce_option, make_rules
+from buraco.text import safe
 
 # markup off: text from users (names, options, actions, paths) is printed as it is written;
 # styles come from Text objects
@@ -22,14 +23,9 @@ def printable(text: object) -> str:
     r"""Text made safe for a terminal: every control character shown as an escape.
 
     >>> printable("Ana\x1b[2J\tBia [bold]")
-    'Ana\\x1b[2J\\tBia [bold]'
+    'Ana\\x1b[2J\\x09Bia [bold]'
     """
-    text = str(text)
-    if text.isprintable():
-        return text
-    return "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
-    )
+    return safe(str(text))
 
 
 def styled(*parts: str | tuple[str, str]) -> Text:

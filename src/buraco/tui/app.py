@@ -35,6 +35,7 @@ from buraco.actions import DRAW, TAKE_PILE, TURN_UP, Action, Add, Discard, Meld,
 from buraco.cards import Card
 from buraco.errors import BuracoError
 from buraco.rules import Rules
+from buraco.text import safe
 from buraco.tui.board import Board
 from buraco.tui.choice import ChoiceScreen, QuitScreen
 from buraco.tui.controller import AddPlan, Controller, Outcome
@@ -47,7 +48,6 @@ from buraco.tui.render import (
     event_text,
     meld_choice_text,
     meld_text,
-    safe,
     use_colour,
 )
 from buraco.tui.results import (

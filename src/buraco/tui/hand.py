@@ -18,7 +18,8 @@ from textual.message import Message
 from textual.widget import Widget
 
 from buraco.cards import Card, is_wild_capable
-from buraco.tui.render import Flow, card_text, safe
+from buraco.text import safe
+from buraco.tui.render import Flow, card_text
 
 CARD_CELLS = 3
 """Cells a card takes (``10♥``); cards are a space apart, the wild cards two."""

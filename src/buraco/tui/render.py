@@ -23,7 +23,6 @@ Suits are shown as symbols (♣ ♦ ♥ ♠) so that they stay apart without col
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,6 +30,7 @@ from rich.text import Text
 
 from buraco.actions import Action, Add, Discard, Draw, Meld, MoveWild, Place, TakePile, TurnUp
 from buraco.cards import JOKER, RANKS, Card, is_wild_capable, rank_of, suit_of
+from buraco.text import safe
 from buraco.views import MeldView, SeatView, SeenEvent
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -47,34 +47,6 @@ PLAIN_STYLES = {"red": "bold", "black": "bold", "wild": "bold italic", "clean": 
 
 STYLES = dict(COLOUR_STYLES)
 """The styles in use (see :func:`use_colour`)."""
-
-
-_CONTROLS = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-_CONTROL = re.compile(f"[{_CONTROLS}]")
-"""Control characters: C0, DEL, C1, the line and paragraph separators and the
-bidirectional overrides, which could move the cursor, clear the screen or reorder text."""
-_CONTROL_BUT_NEWLINE = re.compile(rf"(?!\n)[{_CONTROLS}]")
-
-
-def _escaped(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def safe(text: str, newlines: bool = False) -> str:
-    r"""Text from outside the program made safe to draw: each control character escaped.
-
-    A newline is kept when ``newlines`` is true (text of several lines). Markup is
-    not a concern here: the widgets are given :class:`~rich.text.Text`, never read as
-    markup (see :func:`literal`).
-
-    >>> safe("Bia\x1b[2J\x07\r"), safe("a\nb"), safe("a\nb", newlines=True)
-    ('Bia\\x1b[2J\\x07\\x0d', 'a\\x0ab', 'a\nb')
-    >>> safe("[bold red]x[/]"), safe("\u202eevil")
-    ('[bold red]x[/]', '\\u202eevil')
-    """
-    pattern = _CONTROL_BUT_NEWLINE if newlines else _CONTROL
-    return pattern.sub(_escaped, text)
 
 
 def literal(text: str, style: str = "", newlines: bool = False) -> Text:

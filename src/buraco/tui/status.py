@@ -8,7 +8,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from buraco.tui.render import card_label, safe
+from buraco.text import safe
+from buraco.tui.render import card_label
 from buraco.tui.table import side_name
 from buraco.views import SeatView
 

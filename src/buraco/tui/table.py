@@ -13,7 +13,8 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-from buraco.tui.render import Flow, card_text, meld_marks, meld_tokens, safe
+from buraco.text import safe
+from buraco.tui.render import Flow, card_text, meld_marks, meld_tokens
 from buraco.views import SeatView
 
 

@@ -21,10 +21,11 @@ from buraco.actions import parse_action
 from buraco.errors import BuracoError
 from buraco.game import Game
 from buraco.record import replay
+from buraco.text import safe
 from buraco.tui.app import goal_text
 from buraco.tui.board import Board
 from buraco.tui.help import HelpScreen
-from buraco.tui.render import notation_text, safe, use_colour
+from buraco.tui.render import notation_text, use_colour
 from buraco.tui.results import HandOverScreen, breakdown_table, hands_table
 from buraco.tui.table import side_name
 from buraco.views import SeatView, seat_view
