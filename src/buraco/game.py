@@ -388,7 +388,7 @@ class Game:
         self.events: list[Event] = []
         self.hand_events.append(self.events)
         # per seat: the events as that seat saw them, built by buraco.views as needed
-        self.seen_cache: list[Any] = [None] * n
+        self.seen_cache: list[Any] = [None] * (n + 1)  # the last: spectators
         self._legal: tuple[Action, ...] | None = None
         self.score_cache: list[Score] | None = None
         # mortos, totals, vulnerability and minimums as views show them (see buraco.views);
@@ -1113,12 +1113,44 @@ class Game:
                 if len(leaders) == 1:
                     self.winner = leaders[0]
 
-    def next_hand(self) -> None:
-        """Deal the next hand of the match (the current hand must be over)."""
+    def next_hand(
+        self, deck: Sequence[Card | str] | str | None = None, cut: int | None = None
+    ) -> None:
+        """Deal the next hand of the match (the current hand must be over).
+
+        ``deck`` gives the new hand's deck order (top card first) and ``cut`` its
+        cut, as ``stacked`` and ``cuts`` do up front: a server that draws each deck
+        when it deals passes it here. Without them the hand comes from the stacked
+        decks, else from the seed.
+        """
         if self.phase != Phase.OVER:
             raise IllegalAction("the current hand is not over yet", "hand-not-over")
         if self.is_over():
             raise IllegalAction("the match is over", "match-over")
+        number = self.hand_number + 1
+        if deck is not None:
+            if number < len(self._stacked):
+                raise RulesError(f"hand {number + 1} already has a stacked deck")
+            codes = _deck_codes(deck)
+            spread = self.rules.cut_spread
+            if cut is not None and (type(cut) is not int or not -spread <= cut <= spread):
+                raise RulesError(
+                    f"a cut is a whole number from {-spread} to {spread} (cut_spread), "
+                    f"not {shown(cut)}"
+                )
+            expected = sorted(build_deck(self.rules.decks, self.rules.jokers_per_deck))
+            if sorted(codes) != expected:
+                raise RulesError(
+                    f"the deck of hand {number + 1} is not the {self.rules.deck_size}-card "
+                    "pack of these rules"
+                )
+            self._stacked.extend([[]] * (number - len(self._stacked)))
+            self._stacked.append(codes)
+            if cut is not None:
+                self._cuts.extend([min(1, spread)] * (number - len(self._cuts)))
+                self._cuts[number:] = [cut]
+        elif cut is not None:
+            raise RulesError("a cut is given with the deck it cuts")
         self._deal_next()
 
     def scores(self) -> list[Score]:

@@ -23,6 +23,8 @@ that made it::
       "winner": null
     }
 
+A hand dealt online may also carry ``commitment`` and ``salt``: the proof that
+its deck was fixed before play (see :mod:`buraco.fairness`, ``buraco verify``).
 ``seed`` is informative (the decks are what replays); ``result``, ``totals``
 and ``winner`` are written by the engine and checked when present. A record is
 parsed strictly: unknown fields and values of the wrong JSON type are refused. The deal of a
@@ -44,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from buraco.cards import CARD_NAMES, parse_cards
 from buraco.errors import BuracoError, RecordError, RulesError, shown
+from buraco.fairness import HASH_RE, SALT_RE
 from buraco.rules import rules_from_json
 
 if TYPE_CHECKING:
@@ -126,7 +129,7 @@ _RECORD_KEYS = (
     "play",
 )
 _RULES_KEYS = ("preset", "players", "options")
-_HAND_KEYS = ("dealer", "cut", "deck", "actions", "result")
+_HAND_KEYS = ("dealer", "cut", "deck", "actions", "result", "commitment", "salt")
 _RESULT_KEYS = ("ended_by", "went_out", "scores", "totals")
 
 
@@ -257,6 +260,17 @@ def _check(data: Any) -> None:
                 f"{where}.actions[{j}]",
                 'must be [seat, "action"], e.g. [0, "draw"]',
             )
+        for key, pattern, what in (
+            ("commitment", HASH_RE, "a SHA-256 digest as 64 lowercase hex digits"),
+            ("salt", SALT_RE, "32 to 128 lowercase hex digits"),
+        ):
+            if key in hand:
+                value = hand[key]
+                _need(
+                    isinstance(value, str) and pattern.fullmatch(value) is not None,
+                    f"{where}.{key}",
+                    f"must be {what}",
+                )
         if "result" in hand:
             _need(isinstance(hand["result"], dict), f"{where}.result", "must be an object")
             _keys(hand["result"], f"{where}.result", _RESULT_KEYS)

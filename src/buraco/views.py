@@ -160,6 +160,7 @@ class SeatView:
     """Everything one seat may know at one moment."""
 
     seat: int
+    """The viewing seat (-1: a spectator, see :func:`spectator_view`)."""
     preset: str
     options: Mapping[str, Any]
     """The rule options in force (read-only)."""
@@ -229,11 +230,11 @@ class SeatView:
     def to_dict(self) -> dict[str, Any]:
         """JSON form of the view."""
         return {
-            "seat": self.seat,
+            "seat": self.seat if self.seat >= 0 else None,
             "preset": self.preset,
             "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()},
             "names": list(self.names),
-            "side": self.side,
+            "side": self.side if self.side >= 0 else None,
             "sides": [list(s) for s in self.sides],
             "hand": [CARD_NAMES[c] for c in self.hand],
             "hidden_pot": self.hidden_pot,
@@ -288,6 +289,26 @@ def seat_view(g: Game, seat: int, full: bool = True) -> SeatView:
     """
     if type(seat) is not int or not 0 <= seat < g.n:
         raise SeatError(f"seat must be a number from 0 to {g.n - 1}, not {seat!r}")
+    return _view(g, seat, full)
+
+
+def spectator_view(g: Game, full: bool = True) -> SeatView:
+    """What someone watching the table may know: no hand, no drawn card, only public state.
+
+    Its ``seat`` and ``side`` are ``-1`` (``None`` in :meth:`SeatView.to_dict`), its
+    hand is empty and it has no legal actions.
+
+    >>> from buraco.game import Game
+    >>> g = Game("aberto", players=4, seed=1)
+    >>> g.apply("draw")
+    >>> v = spectator_view(g)
+    >>> v.hand, v.hand_sizes, v.log
+    ((), (11, 12, 11, 11), ('Player 2: draw',))
+    """
+    return _view(g, -1, full)
+
+
+def _view(g: Game, seat: int, full: bool) -> SeatView:
     r = g.rules
     over = g.phase == _OVER
     melds, points = table_views(g)
@@ -300,16 +321,17 @@ def seat_view(g: Game, seat: int, full: bool = True) -> SeatView:
             tuple(g.vulnerable),
             tuple([0 if o else q for o, q in zip(g.opened, g.requirement, strict=True)]),
         )
-    hidden = g.hidden[seat]
+    watcher = seat < 0
+    hidden = not watcher and g.hidden[seat]
     return SeatView(
         seat,
         r.preset,
         g.options_view,
         r.values,
         g.names,
-        g.side_of[seat],
+        -1 if watcher else g.side_of[seat],
         g.side_seats,
-        _NO_CARDS if hidden else tuple(g.hands[seat]),
+        _NO_CARDS if hidden or watcher else tuple(g.hands[seat]),
         g.sizes[seat] if hidden else 0,
         tuple(g.sizes),
         melds,
@@ -357,12 +379,15 @@ def display_hand(counts: Sequence[int]) -> tuple[Card, ...]:
 def seen_events(g: Game, seat: int) -> list[SeenEvent]:
     """The current hand's events as values, with what ``seat`` could not see left out.
 
+    ``seat`` -1 is a spectator, who sees no drawn card.
+
     Built incrementally: the list is kept on the game per seat and extended with the
     events since the last call.
     """
-    seen: list[SeenEvent] | None = g.seen_cache[seat]
+    slot = seat if seat >= 0 else g.n  # a spectator (-1) sees what no seat keeps private
+    seen: list[SeenEvent] | None = g.seen_cache[slot]
     if seen is None:
-        seen = g.seen_cache[seat] = []
+        seen = g.seen_cache[slot] = []
     events = g.events
     if len(seen) < len(events):
         open_pile = g.rules.pile_open

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from buraco.cli import bench, play, replay, rules, simulate
+from buraco.cli import bench, play, replay, rules, serve, simulate, verify
 from buraco.cli.arena import arena
 from buraco.cli.common import say
 
@@ -64,6 +64,8 @@ app.command("replay")(replay.replay)
 app.command("bench")(bench.bench)
 app.command("arena")(arena)
 app.command("play")(play.play)
+app.command("verify")(verify.verify)
+app.command("serve")(serve.serve)
 
 
 def main() -> None:

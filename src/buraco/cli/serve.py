@@ -1,0 +1,85 @@
+"""``buraco serve``: start the online server (needs ``pip install 'buraco[server]'``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from buraco.cli.common import fail, say
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
+    data: Annotated[
+        Path | None,
+        typer.Option(help="folder of the embedded SQLite database [default: per-user data folder]"),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="database URL instead of SQLite, e.g. postgresql+asyncpg://user@host/db",
+            envvar="BURACO_DB",
+        ),
+    ] = None,
+    bot_workers: Annotated[
+        int, typer.Option(min=0, max=64, help="processes that run bots (0: inside the server)")
+    ] = 1,
+    grace: Annotated[
+        float, typer.Option(min=0, max=3600, help="seconds a disconnected player keeps the seat")
+    ] = 60.0,
+    hand_pause: Annotated[
+        float, typer.Option(min=0, max=600, help="seconds between hands unless all are ready")
+    ] = 15.0,
+    secure_cookie: Annotated[
+        bool, typer.Option(help="send the guest cookie over HTTPS only (behind a TLS proxy)")
+    ] = False,
+) -> None:
+    """Play online: start a server with an embedded database, print its URL.
+
+    Friends open the URL in a browser, choose a name, and sit at a table with bots
+    in the empty seats. See docs/online.md.
+    """
+    try:
+        import uvicorn
+
+        from buraco.server.app import create_app
+        from buraco.server.settings import Settings, default_data_dir
+    except ImportError as exc:
+        fail(f"the server needs its extra: pip install 'buraco[server]' ({exc.name} is missing)")
+    if data is not None and db is not None:
+        fail("--data and --db do not go together: --data is for the embedded SQLite database")
+    folder = data or default_data_dir()
+    if db is None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            fail(f"cannot make the data folder {str(folder)!r}: {exc.strerror}")
+        if not os.access(folder, os.W_OK):
+            fail(f"the data folder {str(folder)!r} is not writable")
+    settings = Settings(
+        db_url=db or "",
+        data_dir=folder,
+        bot_workers=bot_workers,
+        grace=grace,
+        hand_pause=hand_pause,
+        secure_cookie=secure_cookie,
+    )
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    where = "the database at --db" if db else f"{folder / 'buraco.db'}"
+    say(("buraco server", "bold"), f" on http://{shown_host}:{port}/  (games kept in {where})")
+    say("open that address in a browser; Ctrl+C stops the server")
+    config = uvicorn.Config(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=16 * 1024,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        proxy_headers=True,
+    )
+    uvicorn.Server(config).run()

@@ -1,0 +1,66 @@
+"""Bots for online tables, run off the event loop in a pool of worker processes.
+
+A decision is sent to a worker as the seat's view (never the game) and comes
+back as action text, so a one-second ``mcts`` search runs beside the server,
+not inside it. Each worker keeps the bots it made, by table, seat and hand, so a
+bot with memory keeps it through a hand when its decisions land on the same
+worker; one made afresh plays from the view alone, as every bot can.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import multiprocessing
+from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from buraco.bots import make_bot
+from buraco.bots.base import Bot
+from buraco.views import SeatView
+
+_MAX_BOTS = 2000
+_bots: OrderedDict[tuple[str, int, int, str], Bot] = OrderedDict()
+
+
+def choose(table: str, seat: int, hand: int, spec: str, seed: int, view: SeatView) -> str:
+    """The action (as text) that the bot of ``spec`` chooses from ``view`` (run in a worker)."""
+    key = (table, seat, hand, spec)
+    bot = _bots.get(key)
+    if bot is None:
+        bot = make_bot(spec, seed=seed)
+        bot.new_hand()
+        _bots[key] = bot
+        while len(_bots) > _MAX_BOTS:
+            _bots.popitem(last=False)
+    else:
+        _bots.move_to_end(key)
+    return str(bot.choose(view, view.legal))
+
+
+class BotPool:
+    """Runs bot decisions in ``workers`` processes (0: in threads of this process)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor: Executor
+        if workers > 0:
+            self.executor = ProcessPoolExecutor(
+                max_workers=workers, mp_context=multiprocessing.get_context("forkserver")
+            )
+        else:
+            self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+
+    async def choose(
+        self, table: str, seat: int, hand: int, spec: str, seed: int, view: SeatView
+    ) -> str:
+        """The bot's action text, computed in the pool."""
+        plain = dataclasses.replace(view, options=dict(view.options))  # picklable
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.executor, choose, table, seat, hand, spec, seed, plain
+        )
+
+    def close(self) -> None:
+        """Stop the workers (decisions under way are dropped)."""
+        self.executor.shutdown(wait=False, cancel_futures=True)

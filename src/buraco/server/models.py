@@ -1,0 +1,133 @@
+"""The database tables (SQLAlchemy 2): guests, tables and their seats, the table log, games, chat.
+
+A live table is rebuilt from its **log** (``events``): the deal of each hand
+(its deck, cut, salt and commitment) and every accepted action, each with the
+table's version. The log's primary key (table, version) also makes sure two
+writers can never both commit the same version of a table.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every table."""
+
+
+class Guest(Base):
+    """A player without a password: a name and the hash of their secret token."""
+
+    __tablename__ = "guests"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableRow(Base):
+    """A table: its rules, who created it, how it is played, and its current version."""
+
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_by: Mapped[str] = mapped_column(ForeignKey("guests.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    preset: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[str] = mapped_column(Text)
+    """The rule options that differ from the preset, as JSON."""
+    public: Mapped[bool] = mapped_column(Boolean)
+    invite_hash: Mapped[str] = mapped_column(String(64))
+    """SHA-256 of the invite code that opens the seats kept for invited friends."""
+    pace: Mapped[float] = mapped_column(Float)
+    """Seconds a bot waits before it moves."""
+    turn_timer: Mapped[int] = mapped_column(Integer)
+    """Seconds a player has for a turn before a bot moves for them (0: no timer)."""
+    status: Mapped[str] = mapped_column(String(10))
+    """``waiting`` for players, ``playing``, or ``over``."""
+    version: Mapped[int] = mapped_column(Integer)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+    __table_args__ = (Index("ix_tables_status", "status"),)
+
+
+class SeatRow(Base):
+    """Who sits at one seat: open, a bot, kept for an invited friend, or a guest."""
+
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    """``open``, ``invite`` (kept for the invite link), ``bot`` or ``guest``."""
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    guest_id: Mapped[str | None] = mapped_column(ForeignKey("guests.id"), nullable=True)
+    invited: Mapped[bool] = mapped_column(Boolean)
+    """Kept for the invite link when it was created (stays true once a friend sits)."""
+    name: Mapped[str] = mapped_column(String(40))
+
+
+class EventRow(Base):
+    """One entry of a table's log, at one version of the table."""
+
+    __tablename__ = "events"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    """``deal``, ``action`` or ``seat``."""
+    data: Mapped[str] = mapped_column(Text)
+    """The entry as JSON (see ``buraco.server.tables``)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameRow(Base):
+    """A finished match, kept as its game record."""
+
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), unique=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    preset: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    names: Mapped[str] = mapped_column(Text)
+    totals: Mapped[str] = mapped_column(Text)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    hands: Mapped[int] = mapped_column(Integer)
+    record: Mapped[str] = mapped_column(Text)
+
+
+class GamePlayer(Base):
+    """Which guest played which seat of a finished game (for a player's list of games)."""
+
+    __tablename__ = "game_players"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guest_id: Mapped[str] = mapped_column(ForeignKey("guests.id"))
+
+    __table_args__ = (Index("ix_game_players_guest", "guest_id"),)
+
+
+class ChatRow(Base):
+    """One chat line at a table."""
+
+    __tablename__ = "chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    guest_id: Mapped[str] = mapped_column(ForeignKey("guests.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_chat_table", "table_id", "id"),)

@@ -1,0 +1,454 @@
+"""The HTTP routes: the web page, the REST API, the WebSocket endpoint and ``/healthz``.
+
+The REST API is described by the OpenAPI schema at ``/openapi.json`` (browsable at
+``/docs``); play goes over the WebSocket (``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from functools import lru_cache
+from importlib.resources import files
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Cookie, Depends, Query, Request, Response, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from buraco.cards import CARD_NAMES
+from buraco.game import Game
+from buraco.record import replay
+from buraco.rules import (
+    OPTION_HELP,
+    PRESETS,
+    _choices,
+    option_bounds,
+    option_names,
+    preset_defaults,
+)
+from buraco.server.service import (
+    Guest,
+    ServiceError,
+    TableService,
+    TableSpec,
+    check_name,
+    token_hash,
+)
+from buraco.server.settings import Settings
+from buraco.server.store import Store
+from buraco.server.tables import LiveTable
+from buraco.server.ws import CLOSE_NOT_FOUND, serve_table
+from buraco.views import seat_view, spectator_view
+
+COOKIE = "buraco_guest"
+"""The cookie holding a guest's secret token (HttpOnly)."""
+
+router = APIRouter()
+
+
+# ----- dependencies ------------------------------------------------------------------------------
+def service_of(request: Request) -> TableService:
+    """The app's table service."""
+    svc: TableService = request.app.state.service
+    return svc
+
+
+async def guest_of(
+    request: Request, buraco_guest: Annotated[str | None, Cookie()] = None
+) -> Guest | None:
+    """The guest whose token is in the cookie, if any."""
+    return await _guest(request.app.state.service, buraco_guest)
+
+
+async def _guest(service: TableService, token: str | None) -> Guest | None:
+    if not token or len(token) > 100:
+        return None
+    row = await service.store.guest_by_token(token_hash(token))
+    return Guest(row.id, row.name) if row else None
+
+
+async def need_guest(guest: Annotated[Guest | None, Depends(guest_of)]) -> Guest:
+    """The guest, or 401 asking for a name first."""
+    if guest is None:
+        raise ServiceError("guest", "choose a name first (POST /api/guests)", status=401)
+    return guest
+
+
+Svc = Annotated[TableService, Depends(service_of)]
+MaybeGuest = Annotated[Guest | None, Depends(guest_of)]
+NeedGuest = Annotated[Guest, Depends(need_guest)]
+
+
+async def _table(
+    service: TableService, table_id: str, guest: Guest | None, invite: str | None
+) -> LiveTable:
+    lt = await service.get(table_id)
+    if lt is None or not service.may_see(lt, guest, invite):
+        raise ServiceError("not-found", f"no table {table_id[:40]!r}", status=404)
+    return lt
+
+
+# ----- models ------------------------------------------------------------------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NameIn(_Body):
+    """A display name."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class GuestOut(BaseModel):
+    """A guest: an id others see in game lists, and a display name."""
+
+    id: str
+    name: str
+
+
+class SeatIn(_Body):
+    """One seat of a new table."""
+
+    kind: Annotated[str, Field(description="open, invite, bot or me")]
+    bot: Annotated[str | None, Field(max_length=200, description="a bot spec, e.g. heuristic")] = (
+        None
+    )
+
+
+class TableIn(_Body):
+    """A new table."""
+
+    preset: Annotated[str, Field(max_length=20)] = "aberto"
+    players: Annotated[int, Field(ge=2, le=6)] = 4
+    options: Annotated[dict[str, Any], Field(max_length=60)] = {}
+    seats: Annotated[list[SeatIn], Field(min_length=2, max_length=6)]
+    public: bool = True
+    pace: Annotated[float, Field(ge=0, le=5)] = 1.0
+    turn_timer: Annotated[int, Field(description="0, 30, 60 or 120 seconds")] = 0
+
+
+class JoinIn(_Body):
+    """Take a seat."""
+
+    seat: Annotated[int, Field(ge=0, le=5)]
+    invite: Annotated[str | None, Field(max_length=100)] = None
+
+
+class Created(BaseModel):
+    """A table just made, with its invite code when it has one."""
+
+    table: dict[str, Any]
+    invite: str | None
+    link: str
+
+
+# ----- guests ------------------------------------------------------------------------------------
+@router.post("/api/guests", response_model=GuestOut, tags=["guests"])
+async def new_guest(
+    body: NameIn, request: Request, response: Response, service: Svc, guest: MaybeGuest
+) -> GuestOut:
+    """Choose a display name.
+
+    A new guest gets a secret token in an HttpOnly cookie; the guest of a cookie gets
+    a new name.
+    """
+    name = check_name(body.name)
+    if guest is not None:
+        await service.store.rename_guest(guest.id, name)
+        return GuestOut(id=guest.id, name=name)
+    token = secrets.token_urlsafe(32)
+    guest_id = secrets.token_urlsafe(12)
+    await service.store.add_guest(guest_id, token_hash(token), name)
+    settings: Settings = request.app.state.settings
+    response.set_cookie(
+        COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookie,
+        max_age=400 * 24 * 3600,
+    )
+    return GuestOut(id=guest_id, name=name)
+
+
+@router.get("/api/me", response_model=GuestOut, tags=["guests"])
+async def me(guest: NeedGuest) -> GuestOut:
+    """The guest of the cookie (401 without one)."""
+    return GuestOut(id=guest.id, name=guest.name)
+
+
+# ----- rules -------------------------------------------------------------------------------------
+@router.get("/api/presets", tags=["rules"])
+async def presets() -> dict[str, Any]:
+    """Every preset with its player counts and default options, and every option's kind."""
+    return _presets()
+
+
+@lru_cache(maxsize=1)
+def _presets() -> dict[str, Any]:
+    out: dict[str, Any] = {"presets": [], "options": []}
+    for name, p in PRESETS.items():
+        defaults = {}
+        for n in p.players:
+            _, opts = preset_defaults(name, n)
+            defaults[str(n)] = {k: list(v) if isinstance(v, tuple) else v for k, v in opts.items()}
+        out["presets"].append(
+            {"name": name, "title": p.title, "players": list(p.players), "defaults": defaults}
+        )
+    from buraco.rules import _HINTS
+
+    for name in option_names():
+        if name == "players":
+            continue
+        hint = _HINTS[name]
+        info: dict[str, Any] = {"name": name, "help": OPTION_HELP.get(name, "")}
+        choices = _choices(name)
+        if choices is not None:
+            info.update(type="choice", choices=list(choices))
+        elif hint is bool:
+            info["type"] = "bool"
+        elif hint is int:
+            low, high = option_bounds(name)
+            info.update(type="int", min=low, max=high)
+        elif name == "pot_sizes":
+            info["type"] = "sizes"
+        else:
+            info["type"] = "text"
+        out["options"].append(info)
+    return out
+
+
+# ----- tables ------------------------------------------------------------------------------------
+@router.get("/api/tables", tags=["tables"])
+async def list_tables(request: Request, service: Svc) -> dict[str, Any]:
+    """Public tables waiting for players or being played."""
+    settings: Settings = request.app.state.settings
+    tables = [
+        lt.summary(settings.grace)
+        for lt in service.tables.values()
+        if lt.public and lt.status in ("waiting", "playing")
+    ]
+    tables.sort(key=lambda t: (t["status"] != "waiting", t["id"]))
+    return {"tables": tables[:200]}
+
+
+@router.post("/api/tables", response_model=Created, status_code=201, tags=["tables"])
+async def create_table(body: TableIn, request: Request, service: Svc, guest: NeedGuest) -> Created:
+    """Make a table. A rules error names the option (``field``) it is about."""
+    spec = TableSpec(
+        preset=body.preset,
+        players=body.players,
+        options=body.options,
+        seats=[s.model_dump() for s in body.seats],
+        public=body.public,
+        pace=body.pace,
+        turn_timer=body.turn_timer,
+    )
+    lt, invite = await service.create(guest, spec)
+    settings: Settings = request.app.state.settings
+    link = f"/#/table/{lt.id}" + (f"?invite={invite}" if invite else "")
+    return Created(table=lt.summary(settings.grace), invite=invite, link=link)
+
+
+@router.get("/api/tables/{table_id}", tags=["tables"])
+async def get_table(
+    table_id: str,
+    request: Request,
+    service: Svc,
+    guest: MaybeGuest,
+    invite: Annotated[str | None, Query(max_length=100)] = None,
+) -> dict[str, Any]:
+    """A table's summary: rules, seats, status, version."""
+    lt = await _table(service, table_id, guest, invite)
+    return {
+        "table": lt.summary(request.app.state.settings.grace),
+        "you": lt.seat_of(guest.id if guest else None),
+    }
+
+
+@router.post("/api/tables/{table_id}/join", tags=["tables"])
+async def join_table(
+    table_id: str, body: JoinIn, request: Request, service: Svc, guest: NeedGuest
+) -> dict[str, Any]:
+    """Take an open seat, or one kept for the invite link (give its code)."""
+    lt = await _table(service, table_id, guest, body.invite)
+    await service.join(lt, guest, body.seat, body.invite)
+    return {"table": lt.summary(request.app.state.settings.grace), "you": body.seat}
+
+
+@router.post("/api/tables/{table_id}/leave", tags=["tables"])
+async def leave_table(
+    table_id: str, request: Request, service: Svc, guest: NeedGuest
+) -> dict[str, Any]:
+    """Give up your seat before the match starts."""
+    lt = await _table(service, table_id, guest, None)
+    await service.leave(lt, guest)
+    return {"table": lt.summary(request.app.state.settings.grace)}
+
+
+@router.post("/api/tables/{table_id}/rematch", tags=["tables"])
+async def rematch(
+    table_id: str, request: Request, service: Svc, guest: NeedGuest
+) -> dict[str, Any]:
+    """A new table with the same rules and players, once the match is over."""
+    lt = await _table(service, table_id, guest, None)
+    new = await service.rematch(lt, guest)
+    return {"table": new.summary(request.app.state.settings.grace)}
+
+
+# ----- finished games ----------------------------------------------------------------------------
+def _game_summary(row: Any) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "table": row.table_id,
+        "finished_at": row.finished_at.isoformat(),
+        "preset": row.preset,
+        "players": row.players,
+        "names": json.loads(row.names),
+        "totals": json.loads(row.totals),
+        "winner": row.winner,
+        "hands": row.hands,
+    }
+
+
+@router.get("/api/games", tags=["games"])
+async def list_games(
+    service: Svc,
+    guest: MaybeGuest,
+    mine: bool = False,
+    table: Annotated[str | None, Query(max_length=32)] = None,
+) -> dict[str, Any]:
+    """Finished games, newest first: every game, yours (``mine``), or a table's."""
+    if table is not None:
+        row = await service.store.game_of_table(table)
+        return {"games": [_game_summary(row)] if row else []}
+    if mine and guest is None:
+        raise ServiceError("guest", "choose a name first", status=401)
+    rows = await service.store.games(guest_id=guest.id if mine and guest else None)
+    return {"games": [_game_summary(r) for r in rows]}
+
+
+async def _game(service: TableService, game_id: int) -> Any:
+    row = await service.store.game(game_id)
+    if row is None:
+        raise ServiceError("not-found", f"no game {game_id}", status=404)
+    return row
+
+
+@router.get("/api/games/{game_id}", tags=["games"])
+async def get_game(game_id: int, service: Svc) -> dict[str, Any]:
+    """A finished game's summary."""
+    return _game_summary(await _game(service, game_id))
+
+
+@router.get("/api/games/{game_id}/record", tags=["games"])
+async def game_record(game_id: int, service: Svc) -> Response:
+    """The game record (JSON), with each hand's commitment and salt: ``buraco verify`` checks it."""
+    row = await _game(service, game_id)
+    return Response(
+        row.record,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="buraco-game-{game_id}.json"'},
+    )
+
+
+@router.get("/api/games/{game_id}/replay", tags=["games"])
+async def game_replay(
+    game_id: int,
+    service: Svc,
+    hand: Annotated[int, Query(ge=1, le=1000)] = 1,
+    step: Annotated[int, Query(ge=0, le=100_000)] = 0,
+) -> dict[str, Any]:
+    """The position after ``step`` actions of ``hand``, with every hand shown.
+
+    As ``buraco replay --watch`` shows it: a finished game hides nothing.
+    """
+    row = await _game(service, game_id)
+    game = _replayed(game_id, row.record)
+    return _position(game, hand, step)
+
+
+@lru_cache(maxsize=32)
+def _replayed(game_id: int, record: str) -> Game:
+    return replay(record)
+
+
+def _position(full: Game, hand: int, step: int) -> dict[str, Any]:
+    hands = full.hand_events
+    if hand > len(hands):
+        raise ServiceError("not-found", f"the game has {len(hands)} hands", status=404)
+    record = full.record()
+    actions = record["hands"][hand - 1]["actions"]
+    step = min(step, len(actions))
+    g = Game(
+        full.rules,
+        stacked=[d.deck for d in full.deals[:hand]],
+        cuts=[d.cut for d in full.deals[:hand]],
+        first_dealer=full.first_dealer,
+        names=full.names,
+        scores=full.start_totals,
+        seed=full.seed,
+    )
+    for h in range(hand - 1):
+        for seat, text in record["hands"][h]["actions"]:
+            g.apply(text, seat=seat)
+        g.next_hand()
+    for seat, text in actions[:step]:
+        g.apply(text, seat=seat)
+    view = spectator_view(g).to_dict()
+    return {
+        "hand": hand,
+        "hands": len(hands),
+        "step": step,
+        "steps": len(actions),
+        "action": actions[step - 1] if step else None,
+        "cards": [[CARD_NAMES[c] for c in seat_view(g, s, full=False).hand] for s in range(g.n)],
+        "view": view,
+    }
+
+
+# ----- health and the page -----------------------------------------------------------------------
+@router.get("/healthz", tags=["server"])
+async def healthz(request: Request) -> JSONResponse:
+    """200 when the database can be read and written, else 503."""
+    store: Store = request.app.state.store
+    ok = await store.healthy()
+    return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
+
+
+@lru_cache(maxsize=1)
+def _index() -> str:
+    return files("buraco.server").joinpath("web/index.html").read_text(encoding="utf-8")
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+async def index() -> HTMLResponse:
+    """The web page (one page: lobby, table, replays)."""
+    return HTMLResponse(
+        _index(),
+        headers={
+            "Content-Security-Policy": (
+                "default-src 'self'; script-src 'self'; style-src 'self'; "
+                "connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+            ),
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(
+    ws: WebSocket, table_id: str, invite: str | None = None, since: int | None = None
+) -> None:
+    """A connection at a table (``docs/protocol.md``)."""
+    service: TableService = ws.app.state.service
+    guest = await _guest(service, ws.cookies.get(COOKIE))
+    lt = await service.get(table_id) if len(table_id) <= 32 else None
+    if lt is None or not service.may_see(
+        lt, guest, invite if invite and len(invite) <= 100 else None
+    ):
+        await ws.close(code=CLOSE_NOT_FOUND, reason="no such table")
+        return
+    await ws.accept()
+    await serve_table(ws, service, ws.app.state.settings, lt, guest, since)

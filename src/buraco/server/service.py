@@ -1,0 +1,602 @@
+"""The table service: the only code that changes a table.
+
+Every change follows one path: check it against the engine (nothing changes
+when it is refused), **commit it to the database**, apply it to the live game,
+then tell every connection, each with its own view. A table's changes are made
+one at a time (its lock) and numbered (its version).
+
+Each playing table has a driver task that deals hands, and moves for bots, for
+players away longer than the grace period and for players out of time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from buraco.bots import make_bot, seat_name
+from buraco.errors import BuracoError, RulesError
+from buraco.fairness import new_deal
+from buraco.game import MAX_NAME
+from buraco.rules import PRESETS, make_rules
+from buraco.server.botpool import BotPool
+from buraco.server.models import GameRow, TableRow
+from buraco.server.settings import Settings
+from buraco.server.store import Conflict, Store, now
+from buraco.server.tables import LiveTable, Seat, Sender, dumps
+from buraco.text import has_control
+from buraco.views import seat_view
+
+log = logging.getLogger("buraco.server")
+
+SEAT_KINDS = ("open", "invite", "bot", "me")
+"""What a seat may be when a table is created: open to anyone, kept for the invite link,
+a bot, or the creator's own."""
+
+PACES = (0.0, 5.0)
+"""The shortest and longest bot pace a table may set, in seconds."""
+
+TURN_TIMERS = (0, 30, 60, 120)
+"""The turn timers a table may set, in seconds (0: none)."""
+
+
+class ServiceError(Exception):
+    """A refused request: a code, a message saying what is wrong and what is allowed."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        status: int = 400,
+        field: str | None = None,
+        rule: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.field = field
+        self.rule = rule
+
+    def as_dict(self) -> dict[str, Any]:
+        """The error as the protocol and the REST API send it."""
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        if self.rule is not None:
+            out["rule"] = self.rule
+        return out
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a secret (a guest token or an invite code)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_name(name: object) -> str:
+    """A display name: 1 to 40 printable characters, trimmed."""
+    if not isinstance(name, str) or not name.strip():
+        raise ServiceError("name", f"a name is 1 to {MAX_NAME} characters", field="name")
+    name = name.strip()
+    if len(name) > MAX_NAME or has_control(name):
+        raise ServiceError("name", f"a name is 1 to {MAX_NAME} printable characters", field="name")
+    return name
+
+
+@dataclass(frozen=True)
+class Guest:
+    """A guest as the service knows them."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a new table is to be: checked by :meth:`TableService.create`."""
+
+    preset: str
+    players: int
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    """One per seat: ``{"kind": "open" | "invite" | "bot" | "me", "bot": spec}``."""
+    public: bool = True
+    pace: float = 1.0
+    turn_timer: int = 0
+
+
+class TableService:
+    """Owns the live tables of this server."""
+
+    def __init__(self, store: Store, settings: Settings, pool: BotPool) -> None:
+        self.store = store
+        self.settings = settings
+        self.pool = pool
+        self.tables: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._closing = False
+
+    # ----- life ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Load every unfinished table from the database and start its driver."""
+        for data in await self.store.tables(("waiting", "playing"), public_only=False):
+            lt = LiveTable.from_data(data)
+            lt.load(await self.store.events(lt.id))
+            for s in lt.seats:
+                if s.kind == "guest":
+                    lt.left_at[s.seat] = time.monotonic()
+            self.tables[lt.id] = lt
+            self._drive(lt)
+        log.info("%d tables resumed", len(self.tables))
+
+    async def stop(self) -> None:
+        """Stop every driver."""
+        self._closing = True
+        tasks = [lt.driver for lt in self.tables.values() if lt.driver is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        """A table by id: live, or rebuilt from the database (a finished one)."""
+        lt = self.tables.get(table_id)
+        if lt is not None or len(table_id) > 32:
+            return lt
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            lt = self.tables.get(table_id)
+            if lt is None:
+                data = await self.store.table(table_id)
+                if data is None:
+                    return None
+                lt = LiveTable.from_data(data)
+                lt.load(await self.store.events(table_id))
+                game = await self.store.game_of_table(table_id)
+                lt.game_id = game.id if game else None
+                self.tables[table_id] = lt
+                if lt.status != "over":
+                    self._drive(lt)
+        self._loading.pop(table_id, None)
+        return lt
+
+    # ----- creating and joining --------------------------------------------------------------
+    async def create(self, guest: Guest, spec: TableSpec) -> tuple[LiveTable, str | None]:
+        """Make a table; returns it and its invite code (private or with invite seats)."""
+        if spec.preset not in PRESETS:
+            raise ServiceError(
+                "rules",
+                f"unknown preset {spec.preset!r}; presets: {', '.join(PRESETS)}",
+                field="preset",
+            )
+        try:
+            rules = make_rules(spec.preset, players=spec.players, **spec.options)
+        except RulesError as exc:
+            raise ServiceError("rules", str(exc), field=_field_of(str(exc), spec)) from None
+        if rules.options().get("match_hands", 0) == 0 and rules.target > 100_000:
+            raise ServiceError("rules", "target must be at most 100000 online", field="target")
+        if len(spec.seats) != rules.players:
+            raise ServiceError(
+                "seats", f"give {rules.players} seats, one per player", field="seats"
+            )
+        if not PACES[0] <= spec.pace <= PACES[1]:
+            raise ServiceError(
+                "pace", f"pace is {PACES[0]:g} to {PACES[1]:g} seconds", field="pace"
+            )
+        if spec.turn_timer not in TURN_TIMERS:
+            raise ServiceError(
+                "turn_timer",
+                f"the turn timer is one of {', '.join(map(str, TURN_TIMERS))} seconds",
+                field="turn_timer",
+            )
+        if await self.store.count_tables_by(guest.id) >= self.settings.max_tables_per_guest:
+            raise ServiceError(
+                "limit",
+                f"a guest may have {self.settings.max_tables_per_guest} unfinished tables; "
+                "finish or leave one first",
+                status=429,
+            )
+        table_id = secrets.token_urlsafe(6)
+        seats: list[Seat] = []
+        mine = 0
+        for i, s in enumerate(spec.seats):
+            kind = s.get("kind") if isinstance(s, dict) else None
+            if kind not in SEAT_KINDS:
+                raise ServiceError(
+                    "seats",
+                    f"seat {i + 1}: a seat is one of {', '.join(SEAT_KINDS)}",
+                    field="seats",
+                )
+            if kind == "bot":
+                bot = s.get("bot")
+                try:
+                    make_bot(bot if isinstance(bot, str) else "", seed=0)
+                except BuracoError as exc:
+                    raise ServiceError("seats", f"seat {i + 1}: {exc}", field="seats") from None
+                assert isinstance(bot, str)
+                seats.append(Seat(i, "bot", bot, None, False, seat_name(bot, i)))
+            elif kind == "me":
+                mine += 1
+                seats.append(Seat(i, "guest", None, guest.id, False, guest.name))
+            elif kind == "invite":
+                seats.append(Seat(i, "invite", None, None, True, f"Seat {i + 1}"))
+            else:
+                seats.append(Seat(i, "open", None, None, False, f"Seat {i + 1}"))
+        if mine > 1:
+            raise ServiceError("seats", "take at most one seat yourself", field="seats")
+        invite = None
+        if not spec.public or any(s.kind == "invite" for s in seats):
+            invite = secrets.token_urlsafe(12)
+        row = TableRow(
+            id=table_id,
+            created_by=guest.id,
+            created_at=now(),
+            preset=rules.preset,
+            players=rules.players,
+            options=json.dumps(rules.overrides()),
+            public=spec.public,
+            invite_hash=token_hash(invite) if invite else "",
+            pace=float(spec.pace),
+            turn_timer=spec.turn_timer,
+            status="waiting",
+            version=0,
+            rematch_of=None,
+            rematch=None,
+        )
+        await self.store.add_table(row, [s.row(table_id) for s in seats])
+        data = await self.store.table(table_id)
+        assert data is not None
+        lt = LiveTable.from_data(data)
+        self.tables[table_id] = lt
+        self._drive(lt)
+        return lt, invite
+
+    def may_see(self, lt: LiveTable, guest: Guest | None, invite: str | None) -> bool:
+        """Whether someone may watch or join a table (a private one needs the invite code)."""
+        if lt.public:
+            return True
+        if guest is not None and (lt.created_by == guest.id or lt.seat_of(guest.id) is not None):
+            return True
+        return invite is not None and token_hash(invite) == lt.invite_hash
+
+    async def join(self, lt: LiveTable, guest: Guest, seat: int, invite: str | None) -> None:
+        """Sit a guest at an open seat (or one kept for the invite link, with its code)."""
+        async with lt.lock:
+            if lt.status != "waiting":
+                raise ServiceError("started", "the match has started; watch it instead", status=409)
+            if not 0 <= seat < lt.players:
+                raise ServiceError("seat", f"seats are 0 to {lt.players - 1}", status=404)
+            if lt.seat_of(guest.id) is not None:
+                raise ServiceError("seated", "you already have a seat at this table", status=409)
+            s = lt.seats[seat]
+            if s.kind == "invite":
+                if invite is None or token_hash(invite) != lt.invite_hash:
+                    raise ServiceError(
+                        "invite", "this seat is kept for the invite link", status=403
+                    )
+            elif s.kind != "open":
+                raise ServiceError("taken", f"seat {seat} is taken", status=409)
+            elif not self.may_see(lt, guest, invite):
+                raise ServiceError("invite", "this table is private", status=403)
+            await self._seat(lt, Seat(seat, "guest", None, guest.id, s.invited, guest.name))
+
+    async def leave(self, lt: LiveTable, guest: Guest) -> None:
+        """Give up a seat before the match starts."""
+        async with lt.lock:
+            seat = lt.seat_of(guest.id)
+            if seat is None:
+                raise ServiceError("not-seated", "you have no seat at this table", status=409)
+            if lt.status != "waiting":
+                raise ServiceError(
+                    "started",
+                    "the match has started: a bot plays your seat while you are away",
+                    status=409,
+                )
+            old = lt.seats[seat]
+            kind = "invite" if old.invited else "open"
+            await self._seat(lt, Seat(seat, kind, None, None, old.invited, f"Seat {seat + 1}"))
+
+    async def _seat(self, lt: LiveTable, seat: Seat) -> None:
+        data = {
+            "seat": seat.seat,
+            "kind": seat.kind,
+            "bot": seat.bot,
+            "guest": seat.guest_id,
+            "invited": seat.invited,
+            "name": seat.name,
+        }
+        await self._commit(lt, "seat", data, seats=[seat])
+
+    # ----- the one path of every change ------------------------------------------------------
+    async def _commit(
+        self,
+        lt: LiveTable,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        seats: list[Seat] = (),  # type: ignore[assignment]
+        status: str | None = None,
+    ) -> None:
+        """Commit a log entry, apply it, tell everyone (the table's lock is held)."""
+        version = lt.version + 1
+        try:
+            await self.store.append(
+                lt.id, version, kind, data, seats=[s.row(lt.id) for s in seats], status=status
+            )
+        except Conflict:
+            raise ServiceError(
+                "conflict", "the table changed under this server; try again", status=409
+            ) from None
+        if status is not None:
+            lt.status = status
+        event = lt.replay(version, kind, data)
+        lt.broadcast(lt.event_frame(event, self.settings.grace))
+        lt.changed.set()
+
+    async def act(
+        self, lt: LiveTable, seat: int, version: int, text: str, by: str = "player"
+    ) -> None:
+        """Make an action at a seat, seen at ``version``; raises :class:`ServiceError`."""
+        async with lt.lock:
+            g = lt.game
+            if g is None or lt.status != "playing":
+                raise ServiceError("not-playing", "the match is not being played", status=409)
+            if version != lt.version:
+                raise ServiceError(
+                    "stale",
+                    f"the table is at version {lt.version}, not {version}: here is what changed",
+                    status=409,
+                )
+            if g.is_hand_over():
+                raise ServiceError("hand-over", "the hand is over; the next is dealt soon")
+            if g.turn != seat:
+                raise ServiceError(
+                    "turn", f"it is {g.names[g.turn]}'s turn (seat {g.turn})", rule="turn"
+                )
+            try:
+                action = g.parse(text)
+            except BuracoError as exc:
+                raise ServiceError("notation", str(exc), rule="notation") from None
+            if not g.is_legal(action):
+                message, rule = g.explain(action)
+                raise ServiceError("illegal", message, rule=rule)
+            await self._commit(lt, "action", {"seat": seat, "action": str(action), "by": by})
+            if g.is_over():
+                await self._finish(lt)
+
+    async def _deal(self, lt: LiveTable) -> None:
+        async with lt.lock:
+            g = lt.game
+            if g is not None and (not g.is_hand_over() or g.is_over()):
+                return
+            if g is None and (lt.status != "waiting" or not lt.full()):
+                return
+            deal = new_deal(lt.rules)
+            data: dict[str, Any] = {
+                "deck": deal.deck_text,
+                "cut": deal.cut,
+                "salt": deal.salt,
+                "commitment": deal.commitment,
+            }
+            if g is None:
+                data.update(
+                    seed=secrets.randbits(63),
+                    first_dealer=secrets.randbelow(lt.players),
+                    names=[s.name for s in lt.seats],
+                )
+            await self._commit(lt, "deal", data, status="playing" if g is None else None)
+
+    async def _finish(self, lt: LiveTable) -> None:
+        g = lt.game
+        assert g is not None
+        record = g.record()
+        for hand, deal in zip(record["hands"], lt.deals, strict=True):
+            hand["commitment"] = deal.commitment
+            hand["salt"] = deal.salt
+        row = GameRow(
+            table_id=lt.id,
+            finished_at=now(),
+            preset=lt.preset,
+            players=lt.players,
+            names=json.dumps(list(g.names)),
+            totals=json.dumps(list(g.totals)),
+            winner=g.winner,
+            hands=len(g.results),
+            record=json.dumps(record, separators=(",", ":")),
+        )
+        players = [(s.seat, s.guest_id) for s in lt.seats if s.kind == "guest" and s.guest_id]
+        lt.game_id = await self.store.finish_table(lt.id, row, players)
+        lt.status = "over"
+        lt.broadcast(
+            lambda _seat: dumps({"type": "table", "table": lt.summary(self.settings.grace)})
+        )
+
+    async def ready(self, lt: LiveTable, seat: int) -> None:
+        """A player is ready for the next hand."""
+        g = lt.game
+        if g is None or not g.is_hand_over() or g.is_over():
+            raise ServiceError("not-over", "the hand is not over")
+        lt.ready.add(seat)
+        lt.changed.set()
+
+    async def rematch(self, lt: LiveTable, guest: Guest) -> LiveTable:
+        """A new table with the same rules and players, once the match is over."""
+        if lt.status != "over":
+            raise ServiceError("not-over", "the match is not over yet", status=409)
+        if lt.seat_of(guest.id) is None:
+            raise ServiceError("not-seated", "only the players may ask for a rematch", status=403)
+        async with lt.lock:
+            if lt.rematch is not None:
+                found = await self.get(lt.rematch)
+                if found is not None:
+                    return found
+            table_id = secrets.token_urlsafe(6)
+            row = TableRow(
+                id=table_id,
+                created_by=guest.id,
+                created_at=now(),
+                preset=lt.preset,
+                players=lt.players,
+                options=json.dumps(lt.options),
+                public=lt.public,
+                invite_hash=lt.invite_hash,
+                pace=lt.pace,
+                turn_timer=lt.turn_timer,
+                status="waiting",
+                version=0,
+                rematch_of=lt.id,
+                rematch=None,
+            )
+            await self.store.add_table(row, [s.row(table_id) for s in lt.seats])
+            await self.store.set_rematch(lt.id, table_id)
+            lt.rematch = table_id
+            data = await self.store.table(table_id)
+            assert data is not None
+            new = LiveTable.from_data(data)
+            for s in new.seats:
+                if s.kind == "guest":
+                    new.left_at[s.seat] = time.monotonic()
+            self.tables[table_id] = new
+            self._drive(new)
+        lt.broadcast(
+            lambda _seat: dumps({"type": "table", "table": lt.summary(self.settings.grace)})
+        )
+        return new
+
+    # ----- connections -----------------------------------------------------------------------
+    def connect(self, lt: LiveTable, conn: Sender) -> None:
+        """A connection opened at a table."""
+        lt.conns.add(conn)
+        if conn.seat is not None:
+            lt.left_at.pop(conn.seat, None)
+            self._presence(lt)
+        lt.changed.set()
+
+    def disconnect(self, lt: LiveTable, conn: Sender) -> None:
+        """A connection closed."""
+        lt.conns.discard(conn)
+        if conn.seat is not None and not lt.connected(conn.seat):
+            lt.left_at[conn.seat] = time.monotonic()
+            self._presence(lt)
+        lt.changed.set()
+
+    def _presence(self, lt: LiveTable) -> None:
+        summary = lt.summary(self.settings.grace)
+        lt.broadcast(lambda _seat: dumps({"type": "table", "table": summary}))
+
+    # ----- the driver ------------------------------------------------------------------------
+    def _drive(self, lt: LiveTable) -> None:
+        if lt.driver is None or lt.driver.done():
+            lt.driver = asyncio.create_task(self._driver(lt), name=f"table {lt.id}")
+
+    async def _driver(self, lt: LiveTable) -> None:
+        while not self._closing and lt.status != "over":
+            lt.changed.clear()
+            try:
+                wait = await self._step(lt)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: driver step failed", lt.id)
+                wait = 1.0
+            if wait == 0:
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(lt.changed.wait(), wait)
+
+    async def _step(self, lt: LiveTable) -> float | None:
+        """Do what is due at a table; returns how long to wait (None: until a change)."""
+        g = lt.game
+        grace = self.settings.grace
+        if g is None:
+            if lt.full():
+                await self._deal(lt)
+                return 0
+            return None
+        if g.is_over():
+            if lt.status != "over":
+                async with lt.lock:
+                    if lt.status != "over":
+                        await self._finish(lt)
+            return None
+        if g.is_hand_over():
+            waiting = [
+                s.seat
+                for s in lt.seats
+                if s.kind == "guest" and s.seat not in lt.ready and not lt.away(s.seat, grace)
+            ]
+            left = self.settings.hand_pause - (time.monotonic() - lt.hand_over_at)
+            if waiting and left > 0:
+                return left
+            await self._deal(lt)
+            return 0
+        seat = g.turn
+        s = lt.seats[seat]
+        elapsed = time.monotonic() - lt.turn_since
+        if s.kind == "bot" and s.bot is not None:
+            spec, by, pace = s.bot, "bot", lt.pace
+        else:
+            away = lt.away(seat, grace)
+            late = lt.turn_timer > 0 and elapsed >= lt.turn_timer
+            if not away and not late:
+                waits = []
+                if seat in lt.left_at:
+                    waits.append(grace - (time.monotonic() - lt.left_at[seat]))
+                if lt.turn_timer:
+                    waits.append(lt.turn_timer - elapsed)
+                return max(0.01, min(waits)) if waits else None
+            spec = self.settings.stand_in
+            by = "away" if away else "timer"
+            pace = min(lt.pace, 1.0) if away else 0.0
+        if elapsed < pace:
+            return pace - elapsed
+        version = lt.version
+        view = seat_view(g, seat)
+        try:
+            text = await self.pool.choose(lt.id, seat, g.hand_number, spec, 0, view)
+        except Exception:
+            log.exception("table %s: bot %r failed; playing its first legal action", lt.id, spec)
+            text = str(view.legal[0])
+        try:
+            await self.act(lt, seat, version, text, by=by)
+        except ServiceError as exc:
+            if exc.code not in ("stale", "turn", "hand-over"):
+                log.error("table %s: bot %r refused: %s", lt.id, spec, exc.message)
+                await self.act(lt, seat, lt.version, str(view.legal[0]), by=by)
+        return 0
+
+    # ----- chat ------------------------------------------------------------------------------
+    async def chat(self, lt: LiveTable, guest: Guest, line: str) -> None:
+        """Store a chat line and send it to everyone at the table."""
+        row = await self.store.add_chat(lt.id, guest.id, guest.name, line)
+        message = dumps(
+            {
+                "type": "chat",
+                "line": chat_line(row.id, row.name, row.text, lt.seat_of(guest.id), row.created_at),
+            }
+        )
+        lt.broadcast(lambda _seat: message)
+
+
+def chat_line(line_id: int, name: str, text: str, seat: int | None, at: Any) -> dict[str, Any]:
+    """A chat line as clients get it (rendered by them as text, never as HTML)."""
+    return {"id": line_id, "name": name, "text": text, "seat": seat, "at": at.isoformat()}
+
+
+def _field_of(message: str, spec: TableSpec) -> str | None:
+    """The option a rules error is about, when the message names one."""
+    for key in sorted(spec.options, key=len, reverse=True):
+        if key in message:
+            return key
+    if "players" in message:
+        return "players"
+    return None

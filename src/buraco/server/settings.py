@@ -1,0 +1,48 @@
+"""The server's settings, from ``buraco serve``'s options (or a test)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+
+def default_data_dir() -> Path:
+    """The per-user data folder the embedded database goes in (e.g. ~/.local/share/buraco)."""
+    return Path(platformdirs.user_data_dir("buraco", appauthor=False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a server runs. Every limit here is named in ``docs/online.md``."""
+
+    db_url: str = ""
+    """SQLAlchemy URL of the database; empty: SQLite in ``data_dir``."""
+    data_dir: Path | None = None
+    bot_workers: int = 1
+    """Processes that run bots (0: threads of the server process, for tests)."""
+    grace: float = 60.0
+    """Seconds a disconnected player keeps the seat before a bot plays it."""
+    hand_pause: float = 15.0
+    """Seconds between the end of a hand and the next deal, unless every player is ready."""
+    stand_in: str = "heuristic"
+    """The bot that plays for a player who is away or out of time."""
+    max_tables_per_guest: int = 5
+    """Unfinished tables one guest may have created."""
+    chat_per_minute: int = 20
+    """Chat lines one connection may send a minute."""
+    messages_per_second: float = 20.0
+    """Messages one connection may send a second, on average (bursts of twice that)."""
+    send_queue: int = 256
+    """Frames waiting for a slow client before it is disconnected."""
+    secure_cookie: bool = False
+    """Send the guest cookie only over HTTPS (behind a TLS proxy)."""
+
+    def url(self) -> str:
+        """The database URL to open."""
+        if self.db_url:
+            return self.db_url
+        folder = self.data_dir or default_data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{folder / 'buraco.db'}"

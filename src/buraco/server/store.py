@@ -1,0 +1,303 @@
+"""The server's database: opening it, migrating it, and every read and write the server makes.
+
+SQLite (the embedded default, through aiosqlite) or PostgreSQL (asyncpg or
+psycopg). The schema is made and changed by the Alembic migrations in
+``buraco/server/migrations``, applied by :meth:`Store.open`.
+
+Every write is its own transaction, committed before the method returns: the
+table service tells no one of an action until :meth:`Store.append` has
+committed it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, delete, event, func, select, text, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from buraco.server.models import ChatRow, EventRow, GamePlayer, GameRow, Guest, SeatRow, TableRow
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class Conflict(Exception):
+    """Another writer committed this version of the table first."""
+
+
+def database_url(url: str) -> str:
+    """An async SQLAlchemy URL from what a user may type.
+
+    ``postgresql://`` and ``postgres://`` use asyncpg; ``sqlite:///`` uses aiosqlite.
+
+    >>> database_url("postgresql://u@localhost/test")
+    'postgresql+asyncpg://u@localhost/test'
+    >>> database_url("sqlite:///x.db")
+    'sqlite+aiosqlite:///x.db'
+    """
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        return "postgresql+asyncpg://" + url[len("postgresql://") :]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
+    return url
+
+
+def now() -> datetime:
+    """The current time (UTC)."""
+    return datetime.now(UTC)
+
+
+@dataclass
+class TableData:
+    """A table as stored: its row and its seats in seat order."""
+
+    row: TableRow
+    seats: list[SeatRow]
+
+
+class Store:
+    """The database of one server (or of several sharing it)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.session = async_sessionmaker(engine, expire_on_commit=False)
+
+    # ----- opening ---------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, url: str) -> Store:
+        """Connect to ``url`` and apply the migrations the database lacks."""
+        url = database_url(url)
+        sqlite = make_url(url).get_backend_name() == "sqlite"
+        engine = create_async_engine(url, pool_pre_ping=not sqlite)
+        if sqlite:
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        async with engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+        return cls(engine)
+
+    async def close(self) -> None:
+        """Close every connection."""
+        await self.engine.dispose()
+
+    async def healthy(self) -> bool:
+        """Whether the database answers a read and a write now."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(text("SELECT 1"))
+                await conn.execute(
+                    update(TableRow).where(TableRow.id == "").values(version=TableRow.version)
+                )
+        except Exception:
+            return False
+        return True
+
+    # ----- guests ----------------------------------------------------------------------------
+    async def add_guest(self, guest_id: str, token_hash: str, name: str) -> None:
+        """Store a new guest."""
+        async with self.session.begin() as s:
+            s.add(Guest(id=guest_id, token_hash=token_hash, name=name, created_at=now()))
+
+    async def guest_by_token(self, token_hash: str) -> Guest | None:
+        """The guest holding a token, if any."""
+        async with self.session() as s:
+            return (
+                await s.execute(select(Guest).where(Guest.token_hash == token_hash))
+            ).scalar_one_or_none()
+
+    async def rename_guest(self, guest_id: str, name: str) -> None:
+        """Change a guest's display name."""
+        async with self.session.begin() as s:
+            await s.execute(update(Guest).where(Guest.id == guest_id).values(name=name))
+
+    async def count_tables_by(self, guest_id: str) -> int:
+        """How many unfinished tables a guest has created."""
+        async with self.session() as s:
+            q = select(func.count()).where(
+                TableRow.created_by == guest_id, TableRow.status != "over"
+            )
+            return int((await s.execute(q)).scalar_one())
+
+    # ----- tables ----------------------------------------------------------------------------
+    async def add_table(self, row: TableRow, seats: Sequence[SeatRow]) -> None:
+        """Store a new table and its seats."""
+        async with self.session.begin() as s:
+            s.add(row)
+            await s.flush()
+            s.add_all(seats)
+
+    async def table(self, table_id: str) -> TableData | None:
+        """A table and its seats."""
+        async with self.session() as s:
+            row = await s.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = (
+                await s.execute(
+                    select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+                )
+            ).scalars()
+            return TableData(row, list(seats))
+
+    async def tables(self, statuses: Sequence[str], public_only: bool = True) -> list[TableData]:
+        """Tables in the given states, newest first (at most 200)."""
+        async with self.session() as s:
+            q = select(TableRow).where(TableRow.status.in_(statuses))
+            if public_only:
+                q = q.where(TableRow.public.is_(True))
+            rows = list(
+                (await s.execute(q.order_by(TableRow.created_at.desc()).limit(200))).scalars()
+            )
+            ids = [r.id for r in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                for seat in (
+                    await s.execute(
+                        select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)
+                    )
+                ).scalars():
+                    seats[seat.table_id].append(seat)
+            return [TableData(r, seats[r.id]) for r in rows]
+
+    async def events(self, table_id: str, after: int = 0) -> list[EventRow]:
+        """A table's log after a version, in order."""
+        async with self.session() as s:
+            q = (
+                select(EventRow)
+                .where(EventRow.table_id == table_id, EventRow.version > after)
+                .order_by(EventRow.version)
+            )
+            return list((await s.execute(q)).scalars())
+
+    async def append(
+        self,
+        table_id: str,
+        version: int,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        seats: Sequence[SeatRow] = (),
+        status: str | None = None,
+    ) -> None:
+        """Commit one log entry at ``version`` (the table's version + 1), with seat changes.
+
+        Raises :class:`Conflict` when that version is already taken (another
+        writer was first); nothing is written then.
+        """
+        values: dict[str, Any] = {"version": version}
+        if status is not None:
+            values["status"] = status
+        try:
+            async with self.session.begin() as s:
+                s.add(
+                    EventRow(
+                        table_id=table_id,
+                        version=version,
+                        kind=kind,
+                        data=json.dumps(data, separators=(",", ":")),
+                        created_at=now(),
+                    )
+                )
+                await s.flush()
+                done = await s.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.version == version - 1)
+                    .values(**values)
+                )
+                if done.rowcount != 1:  # type: ignore[attr-defined]
+                    raise Conflict(table_id)
+                for seat in seats:
+                    await s.merge(seat)
+        except IntegrityError:
+            raise Conflict(table_id) from None
+
+    async def set_rematch(self, table_id: str, rematch: str) -> None:
+        """Note the table that continues this one."""
+        async with self.session.begin() as s:
+            await s.execute(update(TableRow).where(TableRow.id == table_id).values(rematch=rematch))
+
+    async def delete_table(self, table_id: str) -> None:
+        """Remove a table that never started (its seats and log too)."""
+        async with self.session.begin() as s:
+            for model in (EventRow, SeatRow, ChatRow):
+                await s.execute(delete(model).where(model.table_id == table_id))
+            await s.execute(delete(TableRow).where(TableRow.id == table_id))
+
+    # ----- games -----------------------------------------------------------------------------
+    async def finish_table(
+        self, table_id: str, game: GameRow, players: Sequence[tuple[int, str]]
+    ) -> int:
+        """Store a table's finished game, who played it, and mark the table over; the game's id."""
+        async with self.session.begin() as s:
+            s.add(game)
+            await s.flush()
+            s.add_all(GamePlayer(game_id=game.id, seat=seat, guest_id=g) for seat, g in players)
+            await s.execute(update(TableRow).where(TableRow.id == table_id).values(status="over"))
+        return game.id
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """A finished game."""
+        async with self.session() as s:
+            return await s.get(GameRow, game_id)
+
+    async def game_of_table(self, table_id: str) -> GameRow | None:
+        """The finished game of a table, if it is over."""
+        async with self.session() as s:
+            q = select(GameRow).where(GameRow.table_id == table_id)
+            return (await s.execute(q)).scalar_one_or_none()
+
+    async def games(self, *, guest_id: str | None = None, limit: int = 50) -> list[GameRow]:
+        """Finished games, newest first: all of them, or a guest's."""
+        async with self.session() as s:
+            q = select(GameRow)
+            if guest_id is not None:
+                q = q.join(GamePlayer, GamePlayer.game_id == GameRow.id).where(
+                    GamePlayer.guest_id == guest_id
+                )
+            q = q.order_by(GameRow.id.desc()).limit(limit)
+            return list((await s.execute(q)).scalars().unique())
+
+    # ----- chat ------------------------------------------------------------------------------
+    async def add_chat(self, table_id: str, guest_id: str, name: str, line: str) -> ChatRow:
+        """Store a chat line."""
+        row = ChatRow(table_id=table_id, guest_id=guest_id, name=name, text=line, created_at=now())
+        async with self.session.begin() as s:
+            s.add(row)
+        return row
+
+    async def chat(self, table_id: str, limit: int = 50) -> list[ChatRow]:
+        """A table's last chat lines, oldest first."""
+        async with self.session() as s:
+            q = (
+                select(ChatRow)
+                .where(ChatRow.table_id == table_id)
+                .order_by(ChatRow.id.desc())
+                .limit(limit)
+            )
+            return list(reversed(list((await s.execute(q)).scalars())))
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def _upgrade(conn: Connection) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = conn
+    command.upgrade(cfg, "head")

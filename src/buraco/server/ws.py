@@ -1,0 +1,246 @@
+"""The WebSocket endpoint: one connection per client at one table (``docs/protocol.md``).
+
+This layer only moves frames: it reads a client's messages (bounded in size and
+rate, parsed strictly), hands them to the table service, and writes the
+service's frames from a bounded queue. A client that stops reading is
+disconnected when its queue fills, so it cannot grow the server's memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from buraco.server.protocol import (
+    MAX_FRAME,
+    PROTOCOL,
+    ActionMessage,
+    ChatMessage,
+    Hello,
+    Ping,
+    Ready,
+    client_message,
+)
+from buraco.server.service import Guest, ServiceError, TableService, chat_line
+from buraco.server.settings import Settings
+from buraco.server.tables import LiveTable, Sender, dumps
+from buraco.text import has_control
+
+CLOSE_NOT_FOUND = 4404
+"""Close code: no such table (or a private one without its invite code)."""
+CLOSE_SLOW = 4408
+"""Close code: the client did not read its frames (its queue filled)."""
+
+
+class Connection(Sender):
+    """One client's connection: its seat (None: a spectator) and its queue of frames."""
+
+    def __init__(self, ws: WebSocket, guest: Guest | None, seat: int | None, size: int) -> None:
+        self.ws = ws
+        self.guest = guest
+        self.guest_id = guest.id if guest else None
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=size)
+        self.overflowed = False
+
+    def send(self, frame: str) -> None:
+        """Queue a frame; a full queue marks the client as too slow and ends the connection."""
+        if self.overflowed:
+            return
+        try:
+            self.queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        """Send queued frames in order until the queue says stop."""
+        while True:
+            frame = await self.queue.get()
+            if frame is None:
+                await self.ws.close(code=CLOSE_SLOW, reason="too slow: frames were not read")
+                return
+            await self.ws.send_text(frame)
+
+
+class _Bucket:
+    """A token bucket: ``rate`` per second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.at) * self.rate)
+        self.at = t
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def error(code: str, message: str, version: int | None = None, **extra: Any) -> str:
+    """An ``error`` frame."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if version is not None:
+        out["version"] = version
+    out.update({k: v for k, v in extra.items() if v is not None})
+    return dumps(out)
+
+
+async def serve_table(
+    ws: WebSocket,
+    service: TableService,
+    settings: Settings,
+    lt: LiveTable,
+    guest: Guest | None,
+    since: int | None,
+) -> None:
+    """Run one accepted connection at a table until it closes."""
+    conn = Connection(ws, guest, lt.seat_of(guest.id if guest else None), settings.send_queue)
+    you = {"id": guest.id, "name": guest.name} if guest else None
+    chat = await service.store.chat(lt.id)
+    # no await from here to connect(): the state sent and the events that follow it
+    # are one unbroken sequence of versions
+    _catch_up(conn, lt, since, you, settings)
+    conn.send(
+        dumps(
+            {
+                "type": "chat",
+                "lines": [chat_line(c.id, c.name, c.text, None, c.created_at) for c in chat],
+            }
+        )
+    )
+    service.connect(lt, conn)
+    writer = asyncio.create_task(conn.writer())
+    messages = _Bucket(settings.messages_per_second, 2 * settings.messages_per_second)
+    chats = _Bucket(settings.chat_per_minute / 60, settings.chat_per_minute / 4)
+    try:
+        while True:
+            receive = asyncio.create_task(ws.receive())
+            done, _ = await asyncio.wait({receive, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if writer in done:
+                receive.cancel()
+                return
+            raw = receive.result()
+            if raw["type"] == "websocket.disconnect":
+                return
+            text = raw.get("text")
+            if text is None:
+                data = raw.get("bytes") or b""
+                text = data.decode("utf-8", "replace") if len(data) <= MAX_FRAME else None
+                if text is None:
+                    conn.send(error("too-large", f"a frame is at most {MAX_FRAME} bytes"))
+                    continue
+            if len(text) > MAX_FRAME:
+                conn.send(error("too-large", f"a frame is at most {MAX_FRAME} bytes"))
+                continue
+            if not messages.take():
+                conn.send(
+                    error(
+                        "rate",
+                        f"at most {settings.messages_per_second:g} messages a second; "
+                        "this one was dropped",
+                    )
+                )
+                continue
+            await _handle(conn, lt, service, settings, text, chats, you)
+    except WebSocketDisconnect:
+        return
+    finally:
+        service.disconnect(lt, conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+def _catch_up(
+    conn: Connection,
+    lt: LiveTable,
+    since: int | None,
+    you: dict[str, Any] | None,
+    settings: Settings,
+) -> None:
+    """Send what a client missed since a version (when still kept), then the full state."""
+    if since is not None:
+        missed = lt.missed(since)
+        if missed:
+            conn.send(dumps({"type": "missed", "since": since, "events": missed}))
+    conn.send(lt.state_frame(conn.seat, you, settings.grace))
+
+
+async def _handle(
+    conn: Connection,
+    lt: LiveTable,
+    service: TableService,
+    settings: Settings,
+    text: str,
+    chats: _Bucket,
+    you: dict[str, Any] | None,
+) -> None:
+    try:
+        msg = client_message.validate_json(text)
+    except ValidationError as exc:
+        errors = exc.errors()
+        where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
+        what = errors[0]["msg"] if errors else ""
+        conn.send(
+            error(
+                "message",
+                "not a message of this protocol"
+                + (f" ({where}: {what})" if where else "")
+                + "; types are hello, action, chat, ready, ping (see docs/protocol.md)",
+            )
+        )
+        return
+    if isinstance(msg, Ping):
+        conn.send(dumps({"type": "pong", "version": lt.version}))
+    elif isinstance(msg, Hello):
+        if msg.protocol != PROTOCOL:
+            conn.send(error("protocol", f"this server speaks protocol {PROTOCOL} only"))
+            return
+        _catch_up(conn, lt, msg.since, you, settings)
+    elif isinstance(msg, ActionMessage):
+        seat = lt.seat_of(conn.guest_id)
+        if seat is None:
+            conn.send(error("spectator", "you have no seat at this table", lt.version))
+            return
+        try:
+            await service.act(lt, seat, msg.version, msg.action)
+        except ServiceError as exc:
+            conn.send(
+                error(exc.code, exc.message, lt.version, rule=exc.rule, action=msg.action[:100])
+            )
+            if exc.code == "stale":
+                conn.send(lt.state_frame(seat, you, settings.grace))
+    elif isinstance(msg, ChatMessage):
+        if conn.guest is None:
+            conn.send(error("guest", "choose a name to chat"))
+            return
+        line = " ".join(msg.text.split())
+        if not line or has_control(line):
+            conn.send(error("chat", "a chat line is printable text"))
+            return
+        if not chats.take():
+            conn.send(error("rate", f"at most {settings.chat_per_minute} chat lines a minute"))
+            return
+        await service.chat(lt, conn.guest, line)
+    elif isinstance(msg, Ready):
+        seat = lt.seat_of(conn.guest_id)
+        if seat is None:
+            conn.send(error("spectator", "you have no seat at this table", lt.version))
+            return
+        try:
+            await service.ready(lt, seat)
+        except ServiceError as exc:
+            conn.send(error(exc.code, exc.message, lt.version))

@@ -1,0 +1,80 @@
+"""Fixtures of the server tests: the real app on SQLite or PostgreSQL, guests, tables, sockets.
+
+PostgreSQL is the one at ``BURACO_TEST_PG`` (default ``127.0.0.1:5432``, database
+``test``); each test session makes a database of its own there and drops it at
+the end. Without PostgreSQL those tests skip, unless ``BURACO_REQUIRE_PG=1``
+(set by ``.ci/run``), when they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the server extra is not installed")
+
+from fastapi.testclient import TestClient
+
+from buraco.server.app import create_app
+from serverkit import Server, make_settings
+
+PG = os.environ.get("BURACO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _admin(sql: str) -> None:
+    import asyncpg  # type: ignore[import-untyped]
+
+    async def run() -> None:
+        conn = await asyncpg.connect(PG, timeout=5)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for this test session (its async SQLAlchemy URL)."""
+    name = f"buraco_test_{os.getpid()}_{secrets.token_hex(3)}"
+    try:
+        _admin(f'CREATE DATABASE "{name}"')
+    except Exception as exc:
+        message = f"PostgreSQL at {PG} is unreachable ({type(exc).__name__}: {exc})"
+        if os.environ.get("BURACO_REQUIRE_PG") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    base = PG.rsplit("/", 1)[0]
+    yield f"{base.replace('postgresql://', 'postgresql+asyncpg://')}/{name}"
+    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database of a test: an SQLite file, or the session's PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'buraco.db'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+@pytest.fixture
+def server(db_url: str) -> Iterator[Server]:
+    """The real app on the test's database, with bots in threads and no pause between hands."""
+    settings = make_settings(db_url)
+    with TestClient(create_app(settings)) as client:
+        yield Server(client, settings)
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[Server]:
+    """The real app on SQLite only (for tests of the protocol, not of the database)."""
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'buraco.db'}")
+    with TestClient(create_app(settings)) as client:
+        yield Server(client, settings)

@@ -1,0 +1,85 @@
+"""Helpers of the server tests: guests, tables and sockets on the real app."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from buraco.server.routes import COOKIE
+from buraco.server.settings import Settings
+
+
+@dataclass
+class Player:
+    """A guest: their name and the cookie header that proves who they are."""
+
+    name: str
+    id: str
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"cookie": f"{COOKIE}={self.token}"}
+
+
+@dataclass
+class Server:
+    """The app under a test client, with helpers to make guests and tables."""
+
+    client: TestClient
+    settings: Settings
+    frames: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def guest(self, name: str) -> Player:
+        r = self.client.post("/api/guests", json={"name": name})
+        assert r.status_code == 200, r.text
+        token = r.cookies[COOKIE]
+        self.client.cookies.clear()
+        return Player(name, r.json()["id"], token)
+
+    def create(self, who: Player, seats: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:
+        body = {"preset": "aberto", "players": len(seats), "seats": seats, "pace": 0, **spec}
+        r = self.client.post("/api/tables", json=body, headers=who.headers)
+        assert r.status_code == 201, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    def ws(self, table: str, who: Player | None = None, query: str = "") -> WebSocketTestSession:
+        headers = who.headers if who else {}
+        return self.client.websocket_connect(f"/ws/tables/{table}{query}", headers=headers)
+
+
+def make_settings(db: str, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "db_url": db,
+        "bot_workers": 0,
+        "hand_pause": 0.0,
+        "grace": 60.0,
+        "messages_per_second": 1000.0,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+def receive(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next frame, parsed."""
+    data: dict[str, Any] = json.loads(ws.receive_text())
+    return data
+
+
+def until(ws: WebSocketTestSession, pred: Any, limit: int = 5000) -> dict[str, Any]:
+    """Read frames until one satisfies ``pred``; returns it."""
+    for _ in range(limit):
+        m = receive(ws)
+        if pred(m):
+            return m
+    raise AssertionError("no such frame")
+
+
+def my_turn(m: dict[str, Any]) -> bool:
+    """A frame showing this seat a view with legal actions."""
+    return m.get("type") in ("state", "event") and bool(m.get("view") and m["view"]["legal"])
