@@ -8,8 +8,6 @@ import pytest
 
 from serverkit import Server, my_turn, receive, until
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 BOTS = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}] * 2
 
 

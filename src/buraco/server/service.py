@@ -362,6 +362,9 @@ class TableService:
                 raise ServiceError(
                     "turn", f"it is {g.names[g.turn]}'s turn (seat {g.turn})", rule="turn"
                 )
+            if by == "away" and not lt.away(seat, self.settings.grace):
+                # the player came back while the stand-in was thinking: their seat again
+                raise ServiceError("back", f"{g.names[seat]} is back", status=409)
             try:
                 action = g.parse(text)
             except BuracoError as exc:
@@ -569,7 +572,7 @@ class TableService:
         try:
             await self.act(lt, seat, version, text, by=by)
         except ServiceError as exc:
-            if exc.code not in ("stale", "turn", "hand-over"):
+            if exc.code not in ("stale", "turn", "hand-over", "back"):
                 log.error("table %s: bot %r refused: %s", lt.id, spec, exc.message)
                 await self.act(lt, seat, lt.version, str(view.legal[0]), by=by)
         return 0

@@ -1,0 +1,154 @@
+"""A real ``buraco serve`` killed with SIGKILL mid-match and started again on the same data.
+
+Every action a client was told of was committed first, so the restarted server resumes
+the table at exactly the last version the client saw, with the same view, and the
+client reconnects with ``since`` and plays on.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from buraco.server.routes import COOKIE
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def _serve(data: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``buraco serve`` as its own process, waited for until /healthz answers."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "buraco",
+            "serve",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+            "--hand-pause",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode() if proc.stderr else ""
+                raise AssertionError(f"buraco serve exited with {proc.returncode}: {err}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("buraco serve did not answer /healthz within 60 s")
+            time.sleep(0.1)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _frames_until_my_turn(ws: ClientConnection) -> dict[str, Any]:
+    """Read frames until one shows this seat legal actions; returns it."""
+    while True:
+        m: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        if m["type"] in ("state", "event") and m.get("view") and m["view"]["legal"]:
+            return m
+
+
+def test_a_killed_server_resumes_every_table_at_its_last_committed_action(
+    tmp_path: Path,
+) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    ws_base = f"ws://127.0.0.1:{port}"
+    with _serve(tmp_path, port) as proc:
+        r = httpx.post(f"{base}/api/guests", json={"name": "Ana"})
+        token = r.cookies[COOKIE]
+        cookie = {"cookie": f"{COOKIE}={token}"}
+        body = {
+            "preset": "aberto",
+            "players": 2,
+            "seats": [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}],
+            "pace": 0,
+        }
+        table = httpx.post(f"{base}/api/tables", json=body, headers=cookie).json()["table"]["id"]
+        with connect(f"{ws_base}/ws/tables/{table}", additional_headers=cookie) as ws:
+            m = _frames_until_my_turn(ws)
+            for _ in range(8):  # four turns of Ana's, with the bot's between them
+                action = m["view"]["legal"][-1]
+                ws.send(json.dumps({"type": "action", "version": m["version"], "action": action}))
+                m = _frames_until_my_turn(ws)
+            seen_version, seen_view = m["version"], m["view"]
+        assert seen_version > 10
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    # nothing was shut down cleanly: the log is all there is
+    with _serve(tmp_path, port):
+        summary = httpx.get(f"{base}/api/tables/{table}").json()["table"]
+        assert summary["version"] == seen_version
+        assert summary["status"] == "playing"
+        with connect(
+            f"{ws_base}/ws/tables/{table}?since={seen_version}", additional_headers=cookie
+        ) as ws:
+            state = json.loads(ws.recv(timeout=30))
+            assert state["type"] == "state" and state["version"] == seen_version
+            assert state["view"] == seen_view
+            # play on from there: the next action is accepted at the next version
+            action = state["view"]["legal"][0]
+            ws.send(json.dumps({"type": "action", "version": seen_version, "action": action}))
+            while True:
+                ev = json.loads(ws.recv(timeout=30))
+                if ev["type"] == "event":
+                    break
+                assert ev["type"] != "error", ev
+            assert ev["version"] == seen_version + 1
+            assert ev["event"] == {"kind": "action", "seat": 0, "action": action, "by": "player"}
+
+
+def test_serve_refuses_contradictory_options_in_one_line(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "buraco",
+            "serve",
+            "--data",
+            str(tmp_path),
+            "--db",
+            "postgresql://nobody@127.0.0.1/none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "--data and --db" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

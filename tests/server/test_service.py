@@ -1,0 +1,150 @@
+"""The table service on the real app: stand-in bots, the turn timer, pacing, bots off the loop."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from buraco.server.app import create_app
+from serverkit import Server, make_settings, my_turn, until
+
+ME_AND_BOT = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
+
+
+@pytest.fixture
+def quick_grace(tmp_path: Path) -> Iterator[Server]:
+    """A server whose players keep their seat for 0.3 s after they disconnect."""
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", grace=0.3)
+    with TestClient(create_app(settings)) as client:
+        yield Server(client, settings)
+
+
+def _version(server: Server, table: str) -> int:
+    v: int = server.client.get(f"/api/tables/{table}").json()["table"]["version"]
+    return v
+
+
+def _wait_for(server: Server, table: str, pred: object, seconds: float = 10) -> dict[str, object]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        t: dict[str, object] = server.client.get(f"/api/tables/{table}").json()["table"]
+        if pred(t):  # type: ignore[operator]
+            return t
+        time.sleep(0.05)
+    raise AssertionError("the table did not get there in time")
+
+
+def test_a_player_away_past_the_grace_period_is_played_by_a_bot_until_back(
+    quick_grace: Server,
+) -> None:
+    server = quick_grace
+    ana = server.guest("Ana")
+    t = server.create(ana, ME_AND_BOT, players=2)["table"]["id"]
+    with server.ws(t, ana) as ws:
+        m = until(ws, my_turn)
+    # Ana's turn and no connection: after the grace period the stand-in moves for her
+    moved = _wait_for(server, t, lambda x: x["version"] > m["version"] + 2)
+    seats = moved["seats"]
+    assert isinstance(seats, list) and seats[0]["away"] is True
+    lt = server.client.app.state.service.tables[t]  # type: ignore[attr-defined]
+    by = {e["by"] for _, e in lt.recent if e["kind"] == "action" and e["seat"] == 0}
+    assert by == {"away"}
+    # back at the table: the seat is hers again and nothing moves for her (a stand-in move
+    # already under way when she reconnects may still land: she is sent it as an event)
+    with server.ws(t, ana) as ws:
+        until(ws, lambda x: x["type"] == "state")
+        time.sleep(0.6)  # twice the grace period
+        settled = _version(server, t)
+        time.sleep(0.6)
+        assert _version(server, t) == settled
+        assert lt.game.turn == 0
+        m = until(ws, lambda x: my_turn(x) and x["version"] == settled)
+        ws.send_text(
+            json.dumps({"type": "action", "version": m["version"], "action": m["view"]["legal"][0]})
+        )
+        ev = until(ws, lambda x: x["type"] == "event" and x["version"] == settled + 1)
+        assert ev["event"]["by"] == "player" and ev["event"]["seat"] == 0
+
+
+def test_within_the_grace_period_the_seat_waits(sqlite_server: Server) -> None:
+    server = sqlite_server  # grace: 60 s
+    ana = server.guest("Ana")
+    t = server.create(ana, ME_AND_BOT, players=2)["table"]["id"]
+    with server.ws(t, ana) as ws:
+        m = until(ws, my_turn)
+    time.sleep(0.8)
+    table = server.client.get(f"/api/tables/{t}").json()["table"]
+    assert table["version"] == m["version"]
+    assert table["seats"][0]["connected"] is False and table["seats"][0]["away"] is False
+
+
+def test_the_turn_timer_lets_a_bot_move_for_a_player_out_of_time(sqlite_server: Server) -> None:
+    server = sqlite_server
+    ana = server.guest("Ana")
+    made = server.create(ana, ME_AND_BOT, players=2, turn_timer=30)["table"]
+    assert made["turn_timer"] == 30
+    lt = server.client.app.state.service.tables[made["id"]]  # type: ignore[attr-defined]
+    lt.turn_timer = 1  # the shortest allowed is 30 s; a test cannot wait that long
+    with server.ws(made["id"], ana) as ws:
+        m = until(ws, my_turn)
+        assert m["clock"]["limit"] == 1 and m["clock"]["turn"] == 0
+        start = time.monotonic()
+        ev = until(ws, lambda x: x["type"] == "event" and x["event"].get("seat") == 0)
+        waited = time.monotonic() - start
+        assert ev["event"]["by"] == "timer"
+        assert 0.5 <= waited < 5
+
+
+def test_turn_timers_other_than_the_offered_ones_are_refused(sqlite_server: Server) -> None:
+    ana = sqlite_server.guest("Ana")
+    r = sqlite_server.client.post(
+        "/api/tables",
+        json={"preset": "aberto", "players": 2, "seats": ME_AND_BOT, "turn_timer": 5},
+        headers=ana.headers,
+    )
+    assert r.status_code == 400
+    err = r.json()["error"]
+    assert err["field"] == "turn_timer" and "30" in err["message"]
+
+
+def test_bots_wait_the_tables_pace(sqlite_server: Server) -> None:
+    server = sqlite_server
+    ana = server.guest("Ana")
+    t = server.create(ana, ME_AND_BOT, players=2)["table"]["id"]
+    lt = server.client.app.state.service.tables[t]  # type: ignore[attr-defined]
+    with server.ws(t, ana) as ws:
+        m = until(ws, my_turn)
+        lt.pace = 0.5
+        ws.send_text(json.dumps({"type": "action", "version": m["version"], "action": "draw"}))
+        m = until(ws, my_turn)
+        discard = next(a for a in m["view"]["legal"] if a.startswith("discard"))
+        ws.send_text(json.dumps({"type": "action", "version": m["version"], "action": discard}))
+        until(ws, lambda x: x["type"] == "event" and x["event"].get("seat") == 0)
+        start = time.monotonic()
+        until(ws, lambda x: x["type"] == "event" and x["event"].get("seat") == 1)
+        assert time.monotonic() - start >= 0.4
+
+
+def test_a_slow_bot_in_a_worker_process_does_not_stall_other_tables(tmp_path: Path) -> None:
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", bot_workers=1)
+    with TestClient(create_app(settings)) as client:
+        server = Server(client, settings)
+        ana, bia = server.guest("Ana"), server.guest("Bia")
+        slow = [{"kind": "bot", "bot": "mcts:time=1"}] * 2
+        server.create(ana, slow, players=2)
+        t = server.create(bia, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]["id"]
+        with server.ws(t, bia) as ws:
+            until(ws, lambda x: x["type"] == "chat")
+            latencies = []
+            for _ in range(10):
+                start = time.monotonic()
+                ws.send_text('{"type": "ping"}')
+                until(ws, lambda x: x["type"] == "pong")
+                latencies.append(time.monotonic() - start)
+                time.sleep(0.1)
+        assert max(latencies) < 0.5, latencies
