@@ -7,6 +7,7 @@ The REST API is described by the OpenAPI schema at ``/openapi.json`` (browsable 
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from functools import lru_cache
 from importlib.resources import files
@@ -43,6 +44,12 @@ from buraco.views import seat_view, spectator_view
 
 COOKIE = "buraco_guest"
 """The cookie holding a guest's secret token (HttpOnly)."""
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a table id may be (ids are made by ``secrets.token_urlsafe``); anything else is no table."""
+
+MAX_GAME_ID = 2**31 - 1
+"""The largest game id the database can hold (a 32-bit integer column)."""
 
 router = APIRouter()
 
@@ -83,7 +90,7 @@ NeedGuest = Annotated[Guest, Depends(need_guest)]
 async def _table(
     service: TableService, table_id: str, guest: Guest | None, invite: str | None
 ) -> LiveTable:
-    lt = await service.get(table_id)
+    lt = await service.get(table_id) if TABLE_ID.fullmatch(table_id) else None
     if lt is None or not service.may_see(lt, guest, invite):
         raise ServiceError("not-found", f"no table {table_id[:40]!r}", status=404)
     return lt
@@ -97,7 +104,7 @@ class _Body(BaseModel):
 class NameIn(_Body):
     """A display name."""
 
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Annotated[str, Field(description="1 to 40 printable characters")]
 
 
 class GuestOut(BaseModel):
@@ -124,7 +131,7 @@ class TableIn(_Body):
     options: Annotated[dict[str, Any], Field(max_length=60)] = {}
     seats: Annotated[list[SeatIn], Field(min_length=2, max_length=6)]
     public: bool = True
-    pace: Annotated[float, Field(ge=0, le=5)] = 1.0
+    pace: Annotated[float, Field(description="seconds a bot waits before it moves, 0 to 5")] = 1.0
     turn_timer: Annotated[int, Field(description="0, 30, 60 or 120 seconds")] = 0
 
 
@@ -236,6 +243,10 @@ async def list_tables(request: Request, service: Svc) -> dict[str, Any]:
 @router.post("/api/tables", response_model=Created, status_code=201, tags=["tables"])
 async def create_table(body: TableIn, request: Request, service: Svc, guest: NeedGuest) -> Created:
     """Make a table. A rules error names the option (``field``) it is about."""
+    if "players" in body.options:
+        raise ServiceError(
+            "rules", "give the player count as players, not as an option", field="players"
+        )
     spec = TableSpec(
         preset=body.preset,
         players=body.players,
@@ -321,7 +332,7 @@ async def list_games(
 ) -> dict[str, Any]:
     """Finished games, newest first: every game, yours (``mine``), or a table's."""
     if table is not None:
-        row = await service.store.game_of_table(table)
+        row = await service.store.game_of_table(table) if TABLE_ID.fullmatch(table) else None
         return {"games": [_game_summary(row)] if row else []}
     if mine and guest is None:
         raise ServiceError("guest", "choose a name first", status=401)
@@ -330,7 +341,7 @@ async def list_games(
 
 
 async def _game(service: TableService, game_id: int) -> Any:
-    row = await service.store.game(game_id)
+    row = await service.store.game(game_id) if 0 < game_id <= MAX_GAME_ID else None
     if row is None:
         raise ServiceError("not-found", f"no game {game_id}", status=404)
     return row
@@ -444,7 +455,7 @@ async def table_socket(
     """A connection at a table (``docs/protocol.md``)."""
     service: TableService = ws.app.state.service
     guest = await _guest(service, ws.cookies.get(COOKIE))
-    lt = await service.get(table_id) if len(table_id) <= 32 else None
+    lt = await service.get(table_id) if TABLE_ID.fullmatch(table_id) else None
     if lt is None or not service.may_see(
         lt, guest, invite if invite and len(invite) <= 100 else None
     ):
