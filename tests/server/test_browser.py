@@ -1,0 +1,373 @@
+"""The web client in a real browser: people play by clicks against a real server.
+
+Chromium is driven by Playwright (Debian's ``/usr/bin/chromium``, or ``BURACO_CHROMIUM``).
+Without Playwright or Chromium these tests skip, unless ``BURACO_REQUIRE_BROWSER=1``,
+when they fail. ``BURACO_SCREENSHOT=docs/online.png`` saves a desktop screenshot of a
+table in progress there (``BURACO_SCREENSHOT_PHONE=FILE`` the phone one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("BURACO_CHROMIUM", "/usr/bin/chromium")
+REQUIRE = os.environ.get("BURACO_REQUIRE_BROWSER") == "1"
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+        import uvicorn  # noqa: F401
+
+        import buraco.server.app  # noqa: F401
+    except ImportError as exc:
+        return f"the browser tests need playwright and the server extra ({exc.name} is missing)"
+    if not (os.path.isfile(CHROMIUM) or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (set BURACO_CHROMIUM, or apt-get install chromium)"
+    return None
+
+
+_WHY = _missing()
+if _WHY is not None:
+    if REQUIRE:
+        raise RuntimeError(f"BURACO_REQUIRE_BROWSER=1: {_WHY}")
+    pytest.skip(_WHY, allow_module_level=True)
+
+import uvicorn  # noqa: E402
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright  # noqa: E402
+
+from buraco.server.app import create_app  # noqa: E402
+from buraco.server.settings import Settings  # noqa: E402
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+TIMEOUT = 15_000
+"""Milliseconds a step may take before a test fails (a 2-core machine under load)."""
+
+
+# ----- the server and the browser ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server (uvicorn in a thread) on a free loopback port, bots in threads."""
+    settings = Settings(
+        data_dir=tmp_path_factory.mktemp("browser"),
+        bot_workers=0,
+        hand_pause=0.0,
+        messages_per_second=1000.0,
+        max_tables_per_guest=20,
+    )
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(15)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    pw: Playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_page(browser: Browser, base_url: str) -> Iterator[Callable[..., Page]]:
+    """Opens a page in a new browser context (a person of their own), closed after the test."""
+    contexts = []
+
+    def make(viewport: dict[str, int] = DESKTOP, **kw: Any) -> Page:
+        ctx = browser.new_context(viewport=viewport, base_url=base_url, **kw)  # type: ignore[arg-type]
+        ctx.set_default_timeout(TIMEOUT)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield make
+    for ctx in contexts:
+        for page in ctx.pages:
+            assert page.errors == [], page.errors  # type: ignore[attr-defined]
+        ctx.close()
+
+
+# ----- what a person does ---------------------------------------------------------------------
+def sign_in(page: Page, name: str) -> None:
+    """Open the lobby and choose a name."""
+    page.goto("/")
+    page.fill("#name", name)
+    page.click("#name-submit")
+    expect(page.locator("#me")).to_have_text(f"Playing as {name}")
+    expect(page.locator("#f-preset")).to_be_visible()
+
+
+def create_table(page: Page, seats: list[str], **options: str) -> str:
+    """Fill in the lobby's form: seats (``me``, ``open``, ``invite`` or a bot spec), options."""
+    page.select_option("#f-preset", "aberto")
+    page.select_option("#f-players", str(len(seats)))
+    for i, seat in enumerate(seats):
+        kind = seat if seat in ("me", "open", "invite") else "bot"
+        page.select_option(f"#f-seat-{i}", kind)
+        if kind == "bot":
+            page.fill(f"#f-bot-{i}", seat)
+    page.fill("#f-pace", "0")
+    if options:
+        page.click("#f-options summary")
+        for name, value in options.items():
+            page.fill(f"#f-opt-{name}", value)
+    page.click("#create")
+    page.wait_for_url(re.compile(r"#/table/"))
+    found = re.search(r"#/table/([^?]+)", page.url)
+    assert found
+    expect(page.locator("#board")).not_to_be_empty()
+    return found.group(1)
+
+
+def hand(page: Page) -> list[str]:
+    """The cards of the page's hand, as the page shows them (rank and suit)."""
+    return [c.strip() for c in page.locator(".hand .card").all_inner_texts()]
+
+
+def wait_my_draw(page: Page) -> None:
+    """Until it is this page's turn to draw (bots play the other seats)."""
+    expect(page.locator("#whose")).to_contain_text("Your turn: draw", timeout=30_000)
+
+
+def draw_and_discard(page: Page, *, tap: bool = False) -> None:
+    """One turn by clicks (or taps): draw, select the first card, discard it."""
+    press = page.tap if tap else page.click
+    before = len(hand(page))
+    press("#act-draw")
+    expect(page.locator("#whose")).to_contain_text("meld, add or discard")
+    expect(page.locator(".hand .card")).to_have_count(before + 1)
+    card = page.locator(".hand .card").first
+    if tap:
+        card.tap()
+    else:
+        card.click()
+    expect(page.locator('.hand .card[aria-pressed="true"]')).to_have_count(1)
+    press("#act-discard")
+    expect(page.locator("#whose")).not_to_contain_text("Your turn")
+
+
+def save_screenshot(page: Page, env: str) -> None:
+    path = os.environ.get(env)
+    if path:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=path)
+
+
+# ----- tests ----------------------------------------------------------------------------------
+def test_two_people_and_two_bots_play_a_hand_by_clicks(open_page: Callable[..., Page]) -> None:
+    ana, bia = open_page(), open_page()
+    sign_in(ana, "Ana")
+    table = create_table(ana, ["me", "heuristic", "open", "heuristic"], match_hands="1")
+    expect(ana.locator("#wait-h")).to_have_text("Waiting for players")
+
+    sign_in(bia, "Bia")
+    expect(bia.locator(f'#tables a.join[href="#/table/{table}"]')).to_be_visible()
+    bia.click(f'#tables a.join[href="#/table/{table}"]')
+    bia.click('[data-key="sit-2"]')
+    for page in (ana, bia):  # every seat is taken: the hand is dealt to both
+        expect(page.locator(".hand .card")).to_have_count(11)
+    expect(ana.locator(".seat.mine")).to_contain_text("Ana (you)")
+    expect(bia.locator(".seat.mine")).to_contain_text("Bia (you)")
+    assert hand(ana) != hand(bia)
+
+    # chat is text, never markup
+    ana.fill("#chat-text", "<b>boa sorte</b>")
+    ana.press("#chat-text", "Enter")
+    expect(bia.locator("#chat")).to_contain_text("Ana: <b>boa sorte</b>")
+    assert bia.locator("#chat b").count() == 0
+
+    turns = 0
+    deadline = time.monotonic() + 150
+    while ana.locator("#hand-over").count() == 0 or bia.locator("#hand-over").count() == 0:
+        assert time.monotonic() < deadline, "the hand did not end"
+        moved = False
+        for page in (ana, bia):
+            if page.locator("#hand-over").count() == 0 and page.locator("#stock:enabled").count():
+                draw_and_discard(page)
+                assert len(hand(page)) == 11
+                turns += 1
+                moved = True
+                if turns == 12:
+                    save_screenshot(ana, "BURACO_SCREENSHOT")
+        if not moved:
+            time.sleep(0.05)
+    assert turns >= 4
+
+    for page in (ana, bia):
+        over = page.locator("#hand-over")
+        expect(over.locator("#over-h")).to_have_text("Match over")
+        expect(over).to_contain_text("hand total")
+        expect(over.locator("#hands-table tbody tr")).to_have_count(1)
+        expect(over.locator(".winner")).to_contain_text("match")
+        expect(over).to_contain_text("Cards left in hand")
+    record = ana.locator("#hand-over a", has_text="Download the game record")
+    expect(record).to_be_visible()
+    data = json.loads(ana.request.get(str(record.get_attribute("href"))).text())
+    assert data["format"] == "buraco-record"
+    assert data["names"][0] == "Ana" and data["names"][2] == "Bia"
+    assert len(data["hands"]) == 1
+    seats_played = {seat for seat, _ in data["hands"][0]["actions"]}
+    assert seats_played == {0, 1, 2, 3}
+
+    # a rematch: a new table with the same players, dealt at once
+    ana.click("#rematch")
+    ana.wait_for_url(lambda url: "#/table/" in url and table not in url)
+    expect(ana.locator(".hand .card")).to_have_count(11)
+    expect(bia.locator("#go-rematch")).to_be_visible()
+
+    # the replay of the finished game, stepped by clicks and keys
+    bia.click("#hand-over a:has-text('Replay it')")
+    expect(bia.locator("#r-where")).to_contain_text("move 0 of")
+    expect(bia.locator(".replay-hands > div")).to_have_count(4)
+    expect(bia.locator(".replay-hands > div").first.locator(".card")).to_have_count(11)
+    bia.click("#r-next")
+    expect(bia.locator("#r-where")).to_contain_text("move 1 of")
+    bia.keyboard.press("End")
+    steps = len(data["hands"][0]["actions"])
+    expect(bia.locator("#r-where")).to_contain_text(f"move {steps} of {steps}")
+    expect(bia.locator(".felt")).to_contain_text("Hand over")
+    bia.goto("/#/?games=mine")
+    expect(bia.locator("#games-h ~ table tbody tr")).to_have_count(1)
+
+
+def test_a_refused_move_shows_the_reason_and_changes_nothing(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    sign_in(page, "Caio")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    wait_my_draw(page)
+    cards = hand(page)
+    page.locator(".hand .card").nth(3).click()
+    page.click("#act-discard")  # before drawing
+    expect(page.locator("#reason")).to_contain_text("start your turn by drawing")
+    assert hand(page) == cards
+    expect(page.locator("#whose")).to_contain_text("Your turn: draw")
+
+    # the same turn by keys: d draws, Enter selects the focused card, x discards
+    page.keyboard.press("Escape")
+    expect(page.locator('.hand .card[aria-pressed="true"]')).to_have_count(0)
+    page.keyboard.press("d")
+    expect(page.locator("#whose")).to_contain_text("meld, add or discard")
+    expect(page.locator("#reason")).to_be_empty()
+    page.locator(".hand .card").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(page.locator('.hand .card[aria-pressed="true"]')).to_have_count(1)
+    assert page.locator(".hand .card").nth(1).get_attribute("aria-pressed") == "true"
+    page.keyboard.press("x")
+    expect(page.locator("#whose")).not_to_contain_text("Your turn")
+    expect(page.locator(".hand .card")).to_have_count(11)
+
+
+def test_a_reload_restores_the_seat_and_the_view(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    sign_in(page, "Duda")
+    table = create_table(page, ["heuristic", "me", "heuristic", "heuristic"])
+    page.click("#four-colour")
+    wait_my_draw(page)
+    cards = hand(page)
+    labels = page.locator(".hand .card").first.get_attribute("aria-label")
+    page.reload()
+    expect(page.locator(".seat.mine")).to_contain_text("Duda (you)")
+    expect(page.locator(".hand .card")).to_have_count(len(cards))
+    assert hand(page) == cards
+    assert page.locator(".hand .card").first.get_attribute("aria-label") == labels
+    expect(page.locator("#whose")).to_contain_text("Your turn: draw")
+    assert table in page.url
+    assert page.locator("#four-colour").is_checked()
+    assert "four" in str(page.locator("body").get_attribute("class"))
+    draw_and_discard(page)  # and play goes on from the restored view
+
+
+def test_the_socket_drops_and_the_page_reconnects(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    sign_in(page, "Elis")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    wait_my_draw(page)
+    cards = hand(page)
+    assert len(sockets) == 1
+    sockets[0].close()
+    expect(page.locator("#conn")).to_contain_text("reconnecting")
+    expect(page.locator("#conn")).to_be_empty()
+    assert len(sockets) == 2
+    assert "since=" in sockets[1].url
+    assert hand(page) == cards
+    draw_and_discard(page)
+
+
+def test_a_spectator_sees_no_hand(open_page: Callable[..., Page]) -> None:
+    player, watcher = open_page(), open_page()
+    sign_in(player, "Fabi")
+    table = create_table(player, ["me", "heuristic", "heuristic", "heuristic"])
+    wait_my_draw(player)
+    watcher.goto(f"/#/table/{table}")
+    expect(watcher.locator(".felt .seats li")).to_have_count(4)
+    expect(watcher.locator(".watching")).to_contain_text("hands are hidden")
+    expect(watcher.locator(".seats li .backs").first).to_have_attribute(
+        "aria-label", re.compile(r"^\d+ cards$")
+    )
+    assert watcher.locator(".hand").count() == 0
+    assert watcher.locator("#act-draw").count() == 0
+    assert watcher.locator("button.card").count() == 0
+
+
+def test_a_phone_plays_a_turn(open_page: Callable[..., Page]) -> None:
+    page = open_page(PHONE, has_touch=True, is_mobile=True)
+    sign_in(page, "Gil")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    wait_my_draw(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    draw_and_discard(page, tap=True)
+    expect(page.locator(".hand .card")).to_have_count(11)
+    wait_my_draw(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    box = page.locator(".hand").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+    save_screenshot(page, "BURACO_SCREENSHOT_PHONE")
+
+
+def test_a_rules_error_is_shown_beside_its_field(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    sign_in(page, "Hugo")
+    page.click("#f-options summary")
+    page.fill("#f-opt-hand_size", "31")
+    page.click("#create")
+    expect(page.locator("#err-hand_size")).to_contain_text("hand_size")
+    expect(page.locator("#f-opt-hand_size")).to_be_focused()
+    assert "#/table/" not in page.url
