@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +151,8 @@ def test_a_match_cut_off_by_a_restart_finishes_and_is_kept_as_its_record(
             lambda: server.client.get(f"/api/games?table={t['id']}").json()["games"]
         )
         game = game_rows[0]
+        # the same time on every database: UTC, with its offset
+        assert datetime.fromisoformat(game["finished_at"]).utcoffset() == timedelta(0)
         assert summary(server, t["id"])["status"] == "over"
         assert summary(server, t["id"])["game"] == game["id"]
         text = server.client.get(f"/api/games/{game['id']}/record").text

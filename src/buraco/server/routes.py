@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from datetime import UTC, datetime
 from functools import lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
@@ -309,11 +310,16 @@ async def rematch(
 
 
 # ----- finished games ----------------------------------------------------------------------------
+def _utc(at: datetime) -> str:
+    """A stored time in ISO 8601 with its offset (SQLite gives the UTC time back without it)."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).isoformat()
+
+
 def _game_summary(row: Any) -> dict[str, Any]:
     return {
         "id": row.id,
         "table": row.table_id,
-        "finished_at": row.finished_at.isoformat(),
+        "finished_at": _utc(row.finished_at),
         "preset": row.preset,
         "players": row.players,
         "names": json.loads(row.names),
