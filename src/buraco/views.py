@@ -227,9 +227,9 @@ class SeatView:
         """Number of own cards that may be looked at."""
         return sum(self.counts)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form of the view."""
-        return {
+    def to_dict(self, log: bool = True) -> dict[str, Any]:
+        """JSON form of the view (without ``log`` when ``log`` is false)."""
+        out = {
             "seat": self.seat if self.seat >= 0 else None,
             "preset": self.preset,
             "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()},
@@ -257,11 +257,14 @@ class SeatView:
             "taken_top": CARD_NAMES[self.taken_top] if self.taken_top is not None else None,
             "last_turn": self.last_turn,
             "legal": [str(a) for a in self.legal],
-            "log": list(self.log),
+            "log": list(self.log) if log else None,
             "detail": None if self.detail is None else _detail_dict(self.detail),
             "scores": list(self.scores) if self.scores is not None else None,
             "winner": self.winner,
         }
+        if not log:
+            del out["log"]
+        return out
 
 
 def table_views(g: Game) -> tuple[tuple[tuple[MeldView, ...], ...], tuple[int, ...]]:
@@ -440,9 +443,14 @@ def _detail_dict(d: PublicDetail) -> dict[str, Any]:
 
 def log_lines(view: SeatView) -> list[str]:
     """A full view's events as lines of text."""
+    return event_lines(view.events, view.seat, view.names)
+
+
+def event_lines(events: Sequence[SeenEvent], seat: int, names: Sequence[str]) -> list[str]:
+    """Events as ``seat`` saw them, as lines of text (see :func:`log_lines`)."""
     out = []
-    for e in view.events:
-        who = "you" if e.seat == view.seat else view.names[e.seat]
+    for e in events:
+        who = "you" if e.seat == seat else names[e.seat]
         a = e.action
         if a is None:
             out.append(f"{who}: {e.note}")

@@ -12,6 +12,7 @@ from typer.core import TyperGroup
 from buraco.cli import bench, play, replay, rules, serve, simulate, verify
 from buraco.cli.arena import arena
 from buraco.cli.common import say
+from buraco.cli.loadtest import loadtest
 
 
 class _OneLineErrors(TyperGroup):
@@ -66,6 +67,7 @@ app.command("arena")(arena)
 app.command("play")(play.play)
 app.command("verify")(verify.verify)
 app.command("serve")(serve.serve)
+app.command("loadtest")(loadtest)
 
 
 def main() -> None:

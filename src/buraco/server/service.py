@@ -18,6 +18,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -323,10 +324,24 @@ class TableService:
         kind: str,
         data: dict[str, Any],
         *,
-        seats: list[Seat] = (),  # type: ignore[assignment]
+        seats: Sequence[Seat] = (),
         status: str | None = None,
     ) -> None:
-        """Commit a log entry, apply it, tell everyone (the table's lock is held)."""
+        """Commit a log entry, apply it, tell everyone (the table's lock is held).
+
+        Once the entry is sent to the database, applying it goes ahead even if the
+        caller is cancelled: the live table never falls behind its log.
+        """
+        await asyncio.shield(self._commit_and_apply(lt, kind, data, seats, status))
+
+    async def _commit_and_apply(
+        self,
+        lt: LiveTable,
+        kind: str,
+        data: dict[str, Any],
+        seats: Sequence[Seat],
+        status: str | None,
+    ) -> None:
         version = lt.version + 1
         try:
             await self.store.append(

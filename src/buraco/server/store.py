@@ -11,6 +11,8 @@ committed it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +22,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, delete, event, func, select, text, update
+from sqlalchemy import Connection, delete, event, func, insert, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -59,6 +61,18 @@ def now() -> datetime:
 
 
 @dataclass
+class _Append:
+    """A log entry waiting for the writer: its statements' values and who waits for it."""
+
+    table_id: str
+    version: int
+    table: dict[str, Any]
+    event: dict[str, Any]
+    seats: list[dict[str, Any]]
+    done: asyncio.Future[None]
+
+
+@dataclass
 class TableData:
     """A table as stored: its row and its seats in seat order."""
 
@@ -72,6 +86,8 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.session = async_sessionmaker(engine, expire_on_commit=False)
+        self._pending: asyncio.Queue[_Append] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
 
     # ----- opening ---------------------------------------------------------------------------
     @classmethod
@@ -88,6 +104,10 @@ class Store:
 
     async def close(self) -> None:
         """Close every connection."""
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
         await self.engine.dispose()
 
     async def healthy(self) -> bool:
@@ -191,35 +211,93 @@ class Store:
     ) -> None:
         """Commit one log entry at ``version`` (the table's version + 1), with seat changes.
 
-        Raises :class:`Conflict` when that version is already taken (another
-        writer was first); nothing is written then.
+        Returns once the entry is committed. Entries of several tables that arrive
+        together are committed in one transaction (group commit: one disk flush for
+        all of them). Raises :class:`Conflict` when that version is already taken
+        (another writer was first); nothing is written for the entry then.
         """
         values: dict[str, Any] = {"version": version}
         if status is not None:
             values["status"] = status
-        try:
-            async with self.session.begin() as s:
-                s.add(
-                    EventRow(
-                        table_id=table_id,
-                        version=version,
-                        kind=kind,
-                        data=json.dumps(data, separators=(",", ":")),
-                        created_at=now(),
-                    )
-                )
-                await s.flush()
-                done = await s.execute(
+        item = _Append(
+            table_id,
+            version,
+            values,
+            {
+                "table_id": table_id,
+                "version": version,
+                "kind": kind,
+                "data": json.dumps(data, separators=(",", ":")),
+                "created_at": now(),
+            },
+            [
+                {
+                    "kind": seat.kind,
+                    "bot": seat.bot,
+                    "guest_id": seat.guest_id,
+                    "invited": seat.invited,
+                    "name": seat.name,
+                    "_seat": seat.seat,
+                }
+                for seat in seats
+            ],
+            asyncio.get_running_loop().create_future(),
+        )
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop(), name="buraco store writer")
+        await self._pending.put(item)
+        await item.done
+
+    async def _write_loop(self) -> None:
+        """Commit queued log entries, as many as are waiting, one transaction at a time."""
+        while True:
+            batch = [await self._pending.get()]
+            while not self._pending.empty() and len(batch) < 500:
+                batch.append(self._pending.get_nowait())
+            try:
+                outcome = await self._write(batch)
+            except IntegrityError:
+                # one entry broke a constraint: commit the others one by one
+                outcome = []
+                for item in batch:
+                    try:
+                        outcome += await self._write([item])
+                    except IntegrityError:
+                        outcome.append(Conflict(item.table_id))
+                    except Exception as exc:
+                        outcome.append(exc)
+            except Exception as exc:  # the database is down: every entry fails, none is lost
+                outcome = [exc] * len(batch)
+            for item, result in zip(batch, outcome, strict=True):
+                if not item.done.done():
+                    if result is None:
+                        item.done.set_result(None)
+                    else:
+                        item.done.set_exception(result)
+
+    async def _write(self, batch: list[_Append]) -> list[Exception | None]:
+        out: list[Exception | None] = []
+        async with self.engine.begin() as conn:
+            for item in batch:
+                done = await conn.execute(
                     update(TableRow)
-                    .where(TableRow.id == table_id, TableRow.version == version - 1)
-                    .values(**values)
+                    .where(TableRow.id == item.table_id, TableRow.version == item.version - 1)
+                    .values(**item.table)
                 )
-                if done.rowcount != 1:  # type: ignore[attr-defined]
-                    raise Conflict(table_id)
-                for seat in seats:
-                    await s.merge(seat)
-        except IntegrityError:
-            raise Conflict(table_id) from None
+                if done.rowcount != 1:
+                    out.append(Conflict(item.table_id))
+                    continue
+                await conn.execute(insert(EventRow).values(**item.event))
+                for seat in item.seats:
+                    number = seat.pop("_seat")
+                    await conn.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == item.table_id, SeatRow.seat == number)
+                        .values(**seat)
+                    )
+                    seat["_seat"] = number
+                out.append(None)
+        return out
 
     async def set_rematch(self, table_id: str, rematch: str) -> None:
         """Note the table that continues this one."""

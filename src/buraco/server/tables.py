@@ -27,7 +27,7 @@ from buraco.rules import Rules, rules_from_json
 from buraco.server.models import EventRow, SeatRow
 from buraco.server.protocol import PROTOCOL
 from buraco.server.store import TableData
-from buraco.views import seat_view, spectator_view
+from buraco.views import event_lines, seat_view, spectator_view
 
 RECENT = 500
 """Table events kept in memory for clients that reconnect (older ones get a full state)."""
@@ -121,6 +121,8 @@ class LiveTable:
     turn_since: float = field(default_factory=time.monotonic)
     hand_over_at: float = 0.0
     driver: asyncio.Task[None] | None = None
+    logs: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    """Each seat's log lines of the current hand (seat -1: spectators), kept as they grow."""
 
     # ----- loading ---------------------------------------------------------------------------
     @classmethod
@@ -271,7 +273,16 @@ class LiveTable:
         if g is None:
             return None
         v = spectator_view(g) if seat is None else seat_view(g, seat)
-        out = v.to_dict()
+        out = v.to_dict(log=False)
+        # the hand's log as this seat saw it, extended by the new events only
+        key = (-1 if seat is None else seat, g.hand_number)
+        lines = self.logs.get(key)
+        if lines is None:
+            self.logs = {k: x for k, x in self.logs.items() if k[1] == g.hand_number}
+            lines = self.logs[key] = []
+        if len(lines) < len(v.events):
+            lines += event_lines(v.events[len(lines) :], v.seat, v.names)
+        out["log"] = list(lines)
         out["hands_played"] = [
             {"hand": i + 1, "totals": list(r.totals), "scores": [s.as_dict() for s in r.scores]}
             for i, r in enumerate(g.results)

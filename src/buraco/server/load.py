@@ -1,0 +1,213 @@
+"""A load test of a ``buraco serve`` server: many tables of bot clients over real WebSockets.
+
+Each table has four guests, each a client with its own connection that plays a random
+legal action whenever its view shows it one (after ``think`` seconds), and says it is
+ready when a hand ends. Measured: the actions the server accepted per second, and the
+time from sending an action to receiving the event that carries one's own new view.
+
+Used by ``buraco loadtest``; only loopback addresses are accepted as targets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from websockets.asyncio.client import connect
+
+COOKIE = "buraco_guest"
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+@dataclass
+class LoadResult:
+    """What a load run measured."""
+
+    tables: int
+    seconds: float
+    actions: int = 0
+    """Actions of the clients that the server accepted (each answered by its event)."""
+    refused: int = 0
+    latencies: list[float] = field(default_factory=list)
+    """Seconds from sending an action to receiving its event, one per accepted action."""
+    hands: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as a dictionary (milliseconds for latencies)."""
+        lat = sorted(self.latencies)
+
+        def pct(p: float) -> float | None:
+            if not lat:
+                return None
+            return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2)
+
+        return {
+            "tables": self.tables,
+            "seconds": round(self.seconds, 2),
+            "actions": self.actions,
+            "actions_per_second": round(self.actions / self.seconds, 1) if self.seconds else 0,
+            "refused": self.refused,
+            "hands_finished": self.hands,
+            "latency_ms_p50": round(1000 * statistics.median(lat), 2) if lat else None,
+            "latency_ms_p90": pct(0.90),
+            "latency_ms_p99": pct(0.99),
+            "latency_ms_max": round(1000 * lat[-1], 2) if lat else None,
+            "errors": self.errors[:10],
+        }
+
+
+def check_loopback(url: str) -> None:
+    """Refuse any target that is not this machine."""
+    host = urlsplit(url).hostname or ""
+    if host not in LOOPBACK and not host.startswith("127."):
+        raise ValueError(f"the load test only targets this machine (127.0.0.1), not {host!r}")
+
+
+async def _guest(client: httpx.AsyncClient, name: str) -> str:
+    r = await client.post("/api/guests", json={"name": name})
+    r.raise_for_status()
+    token = r.cookies.get(COOKIE)
+    client.cookies.clear()
+    if not token:
+        raise RuntimeError("the server set no guest cookie")
+    return token
+
+
+async def _table(
+    client: httpx.AsyncClient, n: int, preset: str, players: int
+) -> tuple[str, list[str]]:
+    tokens = [await _guest(client, f"Load {n}.{s}") for s in range(players)]
+    seats = [{"kind": "me"}] + [{"kind": "open"}] * (players - 1)
+    r = await client.post(
+        "/api/tables",
+        json={"preset": preset, "players": players, "seats": seats, "pace": 0},
+        headers={"cookie": f"{COOKIE}={tokens[0]}"},
+    )
+    r.raise_for_status()
+    table: str = r.json()["table"]["id"]
+    for s in range(1, players):
+        j = await client.post(
+            f"/api/tables/{table}/join",
+            json={"seat": s},
+            headers={"cookie": f"{COOKIE}={tokens[s]}"},
+        )
+        j.raise_for_status()
+    return table, tokens
+
+
+async def _player(
+    ws_url: str,
+    token: str,
+    think: float,
+    rng: random.Random,
+    result: LoadResult,
+    stop: asyncio.Event,
+    started: asyncio.Event,
+) -> None:
+    async with connect(ws_url, additional_headers={"cookie": f"{COOKIE}={token}"}) as ws:
+        sent: tuple[int, float] | None = None
+        seat: int | None = None
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            m = json.loads(raw)
+            kind = m.get("type")
+            if kind == "state":
+                seat = m["you"]["seat"]
+                sent = None
+            elif kind == "error":
+                if sent is not None and started.is_set():
+                    result.refused += 1
+                sent = None
+                continue
+            elif kind != "event":
+                continue
+            version = m["version"]
+            if (
+                sent is not None
+                and kind == "event"
+                and version == sent[0] + 1
+                and m["event"].get("seat") == seat
+            ):
+                if started.is_set():
+                    result.latencies.append(time.perf_counter() - sent[1])
+                    result.actions += 1
+                sent = None
+            reveal = kind == "event" and m["event"].get("reveal") is not None
+            if reveal and seat == 0 and started.is_set():
+                result.hands += 1
+            view = m.get("view")
+            if view is None:
+                continue
+            if view["phase"] == 3:  # the hand is over
+                if kind == "event" and m["event"].get("reveal") is not None:
+                    await ws.send(json.dumps({"type": "ready"}))
+                continue
+            if view["legal"] and sent is None:
+                if think:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                action = rng.choice(view["legal"])
+                sent = (version, time.perf_counter())
+                await ws.send(json.dumps({"type": "action", "version": version, "action": action}))
+
+
+async def run_load(
+    base_url: str,
+    tables: int,
+    seconds: float,
+    *,
+    think: float = 0.0,
+    warmup: float = 2.0,
+    preset: str = "aberto",
+    players: int = 4,
+    seed: int = 0,
+) -> LoadResult:
+    """Play ``tables`` tables of bot clients on the server at ``base_url`` for ``seconds``.
+
+    Figures count only after ``warmup`` seconds, once every client is connected.
+    """
+    check_loopback(base_url)
+    rng = random.Random(seed)
+    ws_base = "ws" + base_url[len("http") :]
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+        made = [await _table(client, n, preset, players) for n in range(tables)]
+    result = LoadResult(tables, seconds)
+    stop, started = asyncio.Event(), asyncio.Event()
+    tasks = [
+        asyncio.create_task(
+            _player(
+                f"{ws_base}/ws/tables/{table}",
+                token,
+                think,
+                random.Random(rng.random()),
+                result,
+                stop,
+                started,
+            )
+        )
+        for table, tokens in made
+        for token in tokens
+    ]
+    await asyncio.sleep(warmup)
+    started.set()
+    t0 = time.perf_counter()
+    done, _ = await asyncio.wait(tasks, timeout=seconds)
+    for t in done:
+        if t.exception() is not None:
+            result.errors.append(repr(t.exception()))
+    result.seconds = time.perf_counter() - t0
+    stop.set()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return result
