@@ -333,7 +333,7 @@ function createForm() {
     el("div", { class: "row wrap" }, fieldBox("preset", "Preset", preset), fieldBox("players", "Players", players),
       fieldBox("pace", "Bot pace (seconds a move)", pace), fieldBox("turn_timer", "Turn timer", timer),
       el("div", { class: "field" }, el("label", { for: "f-public" }, "Listed in the lobby (untick: private, invite link only)"), pub)),
-    el("h3", {}, "Seats"), el("p", { class: "muted" }, "Seats 1 and 3 are partners, as are 2 and 4. A bot is a name with parameters: heuristic, mcts:time=0.25, greedy, random."),
+    el("h3", {}, "Seats"), el("p", { class: "muted" }, "Partners sit opposite each other (at 4: seats 1 and 3, 2 and 4). A bot is a name with parameters: heuristic, mcts:time=0.25, greedy, random."),
     seatsBox, fieldBox("seats", "", el("span", { id: "f-seats-none" })),
     el("datalist", { id: "bot-specs" }, ["heuristic", "mcts", "mcts:time=0.25", "greedy", "random"].map((b) => el("option", { value: b }))),
     details, formErr, el("button", { class: "primary", type: "submit", id: "create" }, "Create table"));
@@ -355,8 +355,33 @@ function showTable(id, invite) {
   main.replaceChildren(el("div", { class: "table-page" },
     el("div", { class: "row head" }, t.title, t.status, el("a", { href: "#/" }, "Lobby")),
     t.board, chatPanel()));
-  connect();
+  tableFound(t).then((found) => { if (found && table === t) connect(); });
   t.pinger = setInterval(() => { if (t.ws && t.ws.readyState === WebSocket.OPEN) t.ws.send(JSON.stringify({ type: "ping" })); }, PING_EVERY);
+}
+
+// A new connection (e.g. once the page has a guest name, so that the server knows who it is).
+function reconnect() {
+  const t = table;
+  const old = t.ws;
+  t.ws = null;
+  if (old) old.close();
+  clearTimeout(t.reconnect);
+  connect();
+}
+
+// Whether the table can be seen at all (a private one needs its invite code): a socket
+// refused before it opens tells the page nothing.
+async function tableFound(t) {
+  try {
+    await api("GET", `/api/tables/${encodeURIComponent(t.id)}${t.invite ? `?invite=${encodeURIComponent(t.invite)}` : ""}`);
+    return true;
+  } catch (x) {
+    if (x.status !== 404) return true;
+    t.board.replaceChildren(el("p", { role: "alert", id: "not-found" }, "No such table (or it is private: open it with its invite link)."),
+      el("p", {}, el("a", { href: "#/" }, "Back to the lobby")));
+    setStatus("");
+    return false;
+  }
 }
 
 function connect() {
@@ -368,7 +393,7 @@ function connect() {
   const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(t.id)}?${q}`);
   t.ws = ws;
   ws.onmessage = (e) => { if (table === t && t.ws === ws) onMessage(JSON.parse(e.data)); };
-  ws.onopen = () => { t.retry = 0; setStatus(""); };
+  ws.onopen = () => { t.retry = 0; t.opened = true; setStatus(""); };
   ws.onclose = (e) => {
     if (table !== t || t.closing || t.ws !== ws) return;
     if (e.code === 4404) {
@@ -380,7 +405,7 @@ function connect() {
     const delay = 250 * 2 ** t.retry;
     setStatus(`Connection lost; reconnecting in ${Math.max(1, Math.round(delay / 1000))} s…`);
     clearTimeout(t.reconnect);
-    t.reconnect = setTimeout(() => { if (table === t) connect(); }, delay);
+    t.reconnect = setTimeout(async () => { if (table === t && (t.opened || await tableFound(t)) && table === t) connect(); }, delay);
   };
 }
 
@@ -548,6 +573,12 @@ function render() {
   renderReason();
   document.title = myTurn() ? "● Your turn · Buraco" : "Buraco";
   if (focusKey) document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
+  const over = v && v.scores ? `${v.hand_number}` : null;
+  if (over !== null && t.shownOver !== over) {
+    t.shownOver = over;
+    const box = document.getElementById("hand-over");
+    if (box) { box.scrollIntoView({ block: "start" }); if (!focusKey || !document.activeElement || document.activeElement === document.body) box.querySelector("button")?.focus({ preventScroll: true }); }
+  }
 }
 
 function inviteLink() {
@@ -579,7 +610,7 @@ function waitingPanel() {
   });
   return el("section", { class: "panel", "aria-labelledby": "wait-h" }, el("h2", { id: "wait-h" }, "Waiting for players"),
     el("ul", { class: "seat-list" }, rows),
-    !me ? el("div", {}, el("p", {}, "Choose a name to sit:"), nameForm(render)) : null,
+    !me ? el("div", {}, el("p", {}, "Choose a name to sit:"), nameForm(reconnect)) : null,
     invitePara(),
     el("p", { class: "muted" }, "The match starts when every seat has a player or a bot."));
 }
@@ -662,7 +693,9 @@ function board(v, seat) {
     "aria-label": `discard pile, ${v.pile_size} cards${v.pile_open ? "" : ", closed"}${v.pile.length ? `, top ${cardLabel(v.pile[v.pile.length - 1])}` : ""}${canDraw && v.pile_size ? ": take it" : ""}` },
   el("span", { class: "pile-head" }, `Pile ${v.pile_size}${v.pile_open ? "" : " (closed: top card)"}`), el("span", { class: "pile-cards" }, pileCards.length ? pileCards : "empty"));
   felt.append(el("div", { class: "middle" }, stock, pile,
-    el("div", { class: "pots" }, potText, v.taken_top ? el("div", {}, `taken top card: ${cardLabel(v.taken_top)} (meld it; it may not be discarded)`) : null)));
+    el("div", { class: "pots" }, potText, v.taken_top ? el("div", {}, `taken from the pile this turn: ${cardLabel(v.taken_top)}${mine ? " (it may not be discarded)" : ""}`) : null)));
+  // the end of a hand: its scores first, then the table as it ended
+  if (v.scores) felt.append(handOver(v, seat));
   // sides and melds
   const moves = legal().filter((a) => a.startsWith("move "));
   felt.append(el("div", { class: "sides" }, v.melds.map((melds, side) => {
@@ -687,7 +720,6 @@ function board(v, seat) {
   // my hand and actions, or a spectator's note
   if (seat !== null) felt.append(handPanel(v));
   else felt.append(el("p", { class: "watching" }, "You are watching: the players' hands are hidden."));
-  if (v.scores) felt.append(handOver(v, seat));
   if (v.log && v.log.length) {
     felt.append(el("details", { class: "log" }, el("summary", {}, `Last move: ${v.log[v.log.length - 1]}`),
       el("ol", {}, v.log.slice(-30).map((l) => el("li", {}, l)))));
