@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
+from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -52,6 +54,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ServiceError)
     async def refused(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"error": exc.as_dict()}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # one format for every refusal: {"error": {"code", "message", "field"}}
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
+        message = str(first.get("msg", "malformed request"))
+        error: dict[str, Any] = {
+            "code": "request",
+            "message": f"{'.'.join(loc)}: {message}" if loc else message,
+        }
+        if loc:
+            error["field"] = loc[0]
+        return JSONResponse({"error": error}, status_code=422)
 
     app.include_router(router)
     web = files("buraco.server").joinpath("web")

@@ -224,6 +224,7 @@ class TableService:
                 except BuracoError as exc:
                     raise ServiceError("seats", f"seat {i + 1}: {exc}", field="seats") from None
                 assert isinstance(bot, str)
+                _check_budget(bot, i)
                 seats.append(Seat(i, "bot", bot, None, False, seat_name(bot, i)))
             elif kind == "me":
                 mine += 1
@@ -303,8 +304,23 @@ class TableService:
                     status=409,
                 )
             old = lt.seats[seat]
+            others = [s for s in lt.seats if s.kind == "guest" and s.seat != seat]
+            if lt.created_by == guest.id and not others:
+                # its creator left and no one else sat down: the table goes
+                await self._close(lt)
+                return
             kind = "invite" if old.invited else "open"
             await self._seat(lt, Seat(seat, kind, None, None, old.invited, f"Seat {seat + 1}"))
+
+    async def _close(self, lt: LiveTable) -> None:
+        """Remove a table that never started, telling whoever is watching."""
+        await self.store.delete_table(lt.id)
+        lt.status = "closed"
+        self.tables.pop(lt.id, None)
+        if lt.driver is not None:
+            lt.driver.cancel()
+        summary = lt.summary(self.settings.grace)
+        lt.broadcast(lambda _seat: dumps({"type": "table", "table": summary}))
 
     async def _seat(self, lt: LiveTable, seat: Seat) -> None:
         data = {
@@ -517,7 +533,7 @@ class TableService:
             lt.driver = asyncio.create_task(self._driver(lt), name=f"table {lt.id}")
 
     async def _driver(self, lt: LiveTable) -> None:
-        while not self._closing and lt.status != "over":
+        while not self._closing and lt.status not in ("over", "closed"):
             lt.changed.clear()
             try:
                 wait = await self._step(lt)
@@ -603,6 +619,34 @@ class TableService:
             }
         )
         lt.broadcast(lambda _seat: message)
+
+
+MAX_BOT_SECONDS = 2.0
+"""The longest a bot may think for one decision at an online table."""
+
+MAX_BOT_ITERATIONS = 2000
+"""The most search rounds a bot may take for one decision at an online table."""
+
+
+def _check_budget(spec: str, index: int) -> None:
+    """Refuse a bot whose search budget would hold the bot workers every table shares."""
+    bot = make_bot(spec, seed=0)
+    seconds = getattr(bot, "time", 0)
+    rounds = getattr(bot, "iterations", 0)
+    if isinstance(seconds, int | float) and seconds > MAX_BOT_SECONDS:
+        raise ServiceError(
+            "seats",
+            f"seat {index + 1}: online, a bot thinks at most {MAX_BOT_SECONDS:g} seconds a "
+            f"decision, not {seconds:g}",
+            field="seats",
+        )
+    if isinstance(rounds, int) and rounds > MAX_BOT_ITERATIONS:
+        raise ServiceError(
+            "seats",
+            f"seat {index + 1}: online, a bot searches at most {MAX_BOT_ITERATIONS} rounds a "
+            f"decision, not {rounds}",
+            field="seats",
+        )
 
 
 def chat_line(line_id: int, name: str, text: str, seat: int | None, at: Any) -> dict[str, Any]:
