@@ -909,20 +909,23 @@ async function showReplay(id, params) {
   catch (x) { main.replaceChildren(el("p", { role: "alert" }, x.message), el("a", { href: "#/" }, "Lobby")); return; }
   const names = info.names;
   const go = (hand, step) => { state.hand = hand; state.step = Math.max(0, step); show(); };
+  let asked = 0;
   const show = async () => {
+    const mine = ++asked;
     let p;
     try { p = await api("GET", `/api/games/${encodeURIComponent(id)}/replay?hand=${state.hand}&step=${state.step}`); }
     catch (x) { toast(x.message); return; }
+    if (mine !== asked || !location.hash.startsWith("#/game/")) return; // a later step was asked for meanwhile
     state.step = p.step; state.steps = p.steps; state.hands = p.hands;
     const v = p.view;
     const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     const nb = (key, label, onclick, disabled, shortcut) => el("button", { type: "button", "data-key": key, id: `r-${key}`, onclick, disabled, "aria-keyshortcuts": shortcut }, label);
     const nav = el("div", { class: "row replay-nav", role: "toolbar", "aria-label": "replay" },
-      nb("start", "⏮ Start", () => go(p.hand, 0), p.step === 0, "Home"),
+      nb("start", "|◀ Start", () => go(p.hand, 0), p.step === 0, "Home"),
       nb("back", "◀ Back", () => go(p.hand, p.step - 1), p.step === 0, "ArrowLeft"),
       el("span", { id: "r-where", role: "status" }, `Hand ${p.hand} of ${p.hands} · move ${p.step} of ${p.steps}`),
       nb("next", "Next ▶", () => go(p.hand, p.step + 1), p.step >= p.steps, "ArrowRight"),
-      nb("end", "End ⏭", () => go(p.hand, p.steps), p.step >= p.steps, "End"),
+      nb("end", "End ▶|", () => go(p.hand, p.steps), p.step >= p.steps, "End"),
       nb("prev-hand", "Previous hand", () => go(p.hand - 1, 0), p.hand <= 1, "PageUp"),
       nb("next-hand", "Next hand", () => go(p.hand + 1, 0), p.hand >= p.hands, "PageDown"));
     const hands = el("div", { class: "replay-hands" }, p.cards.map((h, i) => el("div", { class: `seat${v.turn === i ? " turn" : ""}` },
