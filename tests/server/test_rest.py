@@ -171,6 +171,11 @@ def test_presets_lists_every_preset_and_the_kind_of_every_option(shared: Server)
     assert presets["aberto"]["players"] == [2, 4] and presets["us"]["players"] == [2, 4, 6]
     assert set(presets["italiano"]["defaults"]) == {"2", "3", "4"}
     assert presets["us"]["defaults"]["6"]["decks"] == 3
+    # every option's value, also those a preset keeps from the base rules
+    names = {o["name"] for o in data["options"]}
+    assert names <= set(presets["aberto"]["defaults"]["4"])
+    assert presets["aberto"]["defaults"]["4"]["pile_open"] is True
+    assert presets["fechado"]["defaults"]["4"]["pile_open"] is False
     options = {o["name"]: o for o in data["options"]}
     assert "players" not in options
     assert options["target"]["type"] == "int" and options["target"]["max"] == 100_000

@@ -148,3 +148,43 @@ def test_a_slow_bot_in_a_worker_process_does_not_stall_other_tables(tmp_path: Pa
                 latencies.append(time.monotonic() - start)
                 time.sleep(0.1)
         assert max(latencies) < 0.5, latencies
+
+
+def test_messages_past_the_rate_are_dropped_with_an_error(tmp_path: Path) -> None:
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", messages_per_second=5)
+    with TestClient(create_app(settings)) as client:
+        server = Server(client, settings)
+        ana = server.guest("Ana")
+        t = server.create(ana, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]["id"]
+        with server.ws(t, ana) as ws:
+            until(ws, lambda x: x["type"] == "chat")
+            for _ in range(30):  # a burst of 30 at once: 10 (twice the rate) pass
+                ws.send_text('{"type": "ping"}')
+            answers = [until(ws, lambda x: x["type"] in ("pong", "error")) for _ in range(30)]
+        pongs = sum(a["type"] == "pong" for a in answers)
+        assert 10 <= pongs <= 12
+        assert {a["code"] for a in answers if a["type"] == "error"} == {"rate"}
+
+
+async def test_a_client_that_stops_reading_is_closed_when_its_queue_fills() -> None:
+    from buraco.server.ws import CLOSE_SLOW, Connection
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.closed: int | None = None
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(text)
+
+        async def close(self, code: int, reason: str = "") -> None:
+            self.closed = code
+
+    sock = Socket()
+    conn = Connection(sock, None, None, 4)  # type: ignore[arg-type]
+    for i in range(10):  # nothing is written meanwhile: the client is not reading
+        conn.send(f"frame {i}")
+    assert conn.overflowed and conn.queue.qsize() == 4
+    await conn.writer()  # sends what was queued, then closes
+    assert sock.closed == CLOSE_SLOW
+    assert len(sock.sent) == 3  # what fitted, then the close: the client resyncs on reconnect

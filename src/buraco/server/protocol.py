@@ -2,8 +2,8 @@
 
 Documented with examples in ``docs/protocol.md``. A client connects to
 ``/ws/tables/{table}`` (with its guest cookie, or as a spectator without one)
-and receives ``welcome``; it then sends the messages below, one JSON object per
-frame. The server's messages are built in :mod:`buraco.server.frames`.
+and receives ``state``; it then sends the messages below, one JSON object per
+frame. The server's messages are built in :mod:`buraco.server.tables`.
 """
 
 from __future__ import annotations

@@ -25,9 +25,9 @@ from buraco.rules import (
     OPTION_HELP,
     PRESETS,
     _choices,
+    make_rules,
     option_bounds,
     option_names,
-    preset_defaults,
 )
 from buraco.server.service import (
     Guest,
@@ -199,7 +199,8 @@ def _presets() -> dict[str, Any]:
     for name, p in PRESETS.items():
         defaults = {}
         for n in p.players:
-            _, opts = preset_defaults(name, n)
+            # every option's value in this preset for n players (not only those it changes)
+            opts = make_rules(name, players=n).options()
             defaults[str(n)] = {k: list(v) if isinstance(v, tuple) else v for k, v in opts.items()}
         out["presets"].append(
             {"name": name, "title": p.title, "players": list(p.players), "defaults": defaults}
@@ -465,6 +466,8 @@ async def table_socket(
     if lt is None or not service.may_see(
         lt, guest, invite if invite and len(invite) <= 100 else None
     ):
+        # accepted first, so the browser sees the close code and its reason
+        await ws.accept()
         await ws.close(code=CLOSE_NOT_FOUND, reason="no such table")
         return
     await ws.accept()
