@@ -22,7 +22,17 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, delete, event, func, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    bindparam,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -30,6 +40,26 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from buraco.server.models import ChatRow, EventRow, GamePlayer, GameRow, Guest, SeatRow, TableRow
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+_BUMP = (
+    update(TableRow)
+    .where(TableRow.id == bindparam("tid"), TableRow.version == bindparam("prev"))
+    .values(version=bindparam("new_version"))
+)
+"""A table's version moved on by one, only from the version the entry follows."""
+_BUMP_STATUS = _BUMP.values(status=bindparam("new_status"))
+_SEAT = (
+    update(SeatRow)
+    .where(SeatRow.table_id == bindparam("tid"), SeatRow.seat == bindparam("number"))
+    .values(
+        kind=bindparam("new_kind"),
+        bot=bindparam("new_bot"),
+        guest_id=bindparam("new_guest_id"),
+        invited=bindparam("new_invited"),
+        name=bindparam("new_name"),
+    )
+)
 
 
 class Conflict(Exception):
@@ -237,7 +267,7 @@ class Store:
                     "guest_id": seat.guest_id,
                     "invited": seat.invited,
                     "name": seat.name,
-                    "_seat": seat.seat,
+                    "number": seat.seat,
                 }
                 for seat in seats
             ],
@@ -277,26 +307,33 @@ class Store:
 
     async def _write(self, batch: list[_Append]) -> list[Exception | None]:
         out: list[Exception | None] = []
+        events: list[dict[str, Any]] = []
         async with self.engine.begin() as conn:
             for item in batch:
                 done = await conn.execute(
-                    update(TableRow)
-                    .where(TableRow.id == item.table_id, TableRow.version == item.version - 1)
-                    .values(**item.table)
+                    _BUMP_STATUS if "status" in item.table else _BUMP,
+                    {
+                        "tid": item.table_id,
+                        "prev": item.version - 1,
+                        **{f"new_{k}": v for k, v in item.table.items()},
+                    },
                 )
                 if done.rowcount != 1:
                     out.append(Conflict(item.table_id))
                     continue
-                await conn.execute(insert(EventRow).values(**item.event))
+                events.append(item.event)
                 for seat in item.seats:
-                    number = seat.pop("_seat")
                     await conn.execute(
-                        update(SeatRow)
-                        .where(SeatRow.table_id == item.table_id, SeatRow.seat == number)
-                        .values(**seat)
+                        _SEAT,
+                        {
+                            "tid": item.table_id,
+                            "number": seat["number"],
+                            **{f"new_{k}": v for k, v in seat.items() if k != "number"},
+                        },
                     )
-                    seat["_seat"] = number
                 out.append(None)
+            if events:
+                await conn.execute(insert(EventRow), events)
         return out
 
     async def set_rematch(self, table_id: str, rematch: str) -> None:
