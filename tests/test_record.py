@@ -541,3 +541,65 @@ def test_the_play_object_of_a_saved_match_is_checked_and_not_replayed() -> None:
         record["play"] = bad
         with pytest.raises(RecordError, match="record play: must be"):
             replay(record)
+
+
+# ----- timed matches: stopped after a hand -------------------------------------------------------
+
+
+def _one_hand_of_a_match(seed: int = 4) -> Game:
+    g = Game("aberto", players=2, seed=seed)
+    rng = random.Random(seed)
+    while not g.is_hand_over():
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def test_a_stopped_match_is_over_and_won_by_the_side_ahead() -> None:
+    g = _one_hand_of_a_match()
+    assert not g.is_over()
+    leader = max(range(2), key=lambda s: g.totals[s])
+    assert g.totals[leader] != g.totals[1 - leader]
+    g.stop_match()
+    assert g.is_over() and g.stopped and g.winner == leader
+    with pytest.raises(IllegalAction, match="match is over"):
+        g.next_hand()
+
+
+def test_a_stopped_match_level_at_the_top_is_drawn() -> None:
+    g = _one_hand_of_a_match()
+    g.totals = [g.totals[0], g.totals[0]]
+    g.stop_match()
+    assert g.is_over() and g.winner is None
+
+
+def test_a_match_is_stopped_only_between_hands_of_a_match() -> None:
+    g = Game("aberto", players=2, seed=4)
+    g.apply("draw")
+    before = g.record()
+    with pytest.raises(IllegalAction, match="between hands"):
+        g.stop_match()
+    assert g.record() == before and not g.stopped
+    single = Game("aberto", players=2, seed=4, match=False)
+    with pytest.raises(IllegalAction, match="single hand"):
+        single.stop_match()
+
+
+def test_a_stopped_match_round_trips_and_a_false_stop_is_refused() -> None:
+    g = _one_hand_of_a_match()
+    g.stop_match()
+    rec = g.record()
+    assert rec["stopped"] is True
+    again = replay(rec)
+    assert again.is_over() and again.winner == g.winner and again.stopped
+    # not stopped: the match goes on, so the written winner no longer holds
+    rec_go_on = copy.deepcopy(rec)
+    del rec_go_on["stopped"]
+    with pytest.raises(RecordError, match="winner"):
+        replay(rec_go_on)
+    for bad in ("yes", 1):
+        with pytest.raises(RecordError, match="stopped: must be true or false"):
+            replay({**rec, "stopped": bad})
+    mid = Game("aberto", players=2, seed=4)
+    mid.apply("draw")
+    with pytest.raises(RecordError, match="record stopped"):
+        replay({**mid.record(), "stopped": True, "winner": None})

@@ -286,6 +286,8 @@ class Game:
         self.hand_events: list[list[Event]] = []
         self.hand_number = -1
         self.winner: int | None = None
+        self.stopped = False
+        """Whether the match was ended early by :meth:`stop_match` (a timed match)."""
         self._deal_next()
 
     # ================================================================================
@@ -426,10 +428,33 @@ class Game:
         return self.winner is not None
 
     def is_over(self) -> bool:
-        """Whether nothing more can be played: the match is won, or the single hand ended."""
+        """Whether nothing more can be played: the match is won (or stopped), or the hand ended."""
         if self.match:
-            return self.winner is not None
+            return self.winner is not None or self.stopped
         return self.phase == Phase.OVER
+
+    def stop_match(self) -> None:
+        """End the match after the hand just played: a timed match whose time is up.
+
+        The side ahead wins; sides level at the top leave the match drawn (no
+        winner). Only between hands of a match that is not over.
+
+        >>> g = Game("aberto", players=2, seed=1)
+        >>> g.stop_match()
+        Traceback (most recent call last):
+        ...
+        buraco.errors.IllegalAction: a match is stopped only between hands
+        """
+        if not self.match:
+            raise IllegalAction("a single hand is not a match to stop", "not-a-match")
+        if self.is_over():
+            raise IllegalAction("the match is over", "match-over")
+        if self.phase != Phase.OVER:
+            raise IllegalAction("a match is stopped only between hands", "hand-not-over")
+        self.stopped = True
+        best = max(self.totals)
+        leaders = [s for s in range(self.k) if self.totals[s] == best]
+        self.winner = leaders[0] if len(leaders) == 1 else None
 
     def hand(self, seat: int) -> list[Card]:
         """The cards in a seat's hand (code order). Hidden information: see :meth:`view`."""

@@ -95,6 +95,7 @@ def record_of(game: Game) -> dict[str, Any]:
         "hands": hands,
         "totals": list(game.totals),
         "winner": game.winner,
+        **({"stopped": True} if game.stopped else {}),
     }
 
 
@@ -126,6 +127,7 @@ _RECORD_KEYS = (
     "hands",
     "totals",
     "winner",
+    "stopped",
     "play",
 )
 _RULES_KEYS = ("preset", "players", "options")
@@ -292,6 +294,8 @@ def _check(data: Any) -> None:
             _need(_whole(data[key]), key, "must be a whole number")
     if "match" in data:
         _need(isinstance(data["match"], bool), "match", "must be true or false")
+    if "stopped" in data:
+        _need(isinstance(data["stopped"], bool), "stopped", "must be true or false")
     if "play" in data:  # written by `buraco play`: who plays each seat; not replayed
         play = data["play"]
         _need(
@@ -372,6 +376,11 @@ def _replay(data: dict[str, Any], check_results: bool) -> Game:
             if not game.is_hand_over():
                 raise RecordError(f"record hands[{i}]: has a result but the hand is not over")
             _compare(f"hands[{i}].result", hand["result"], _result_of(game.results[i]))
+    if data.get("stopped"):
+        try:
+            game.stop_match()
+        except BuracoError as exc:
+            raise RecordError(f"record stopped: {exc}") from None
     if check_results:
         if "totals" in data and data["totals"] != game.totals:
             raise RecordError(

@@ -188,3 +188,31 @@ async def test_a_client_that_stops_reading_is_closed_when_its_queue_fills() -> N
     await conn.writer()  # sends what was queued, then closes
     assert sock.closed == CLOSE_SLOW
     assert len(sock.sent) == 3  # what fitted, then the close: the client resyncs on reconnect
+
+
+def test_a_timed_match_ends_with_the_hand_in_play_when_its_time_is_up(
+    sqlite_server: Server,
+) -> None:
+    from buraco.record import replay
+
+    server = sqlite_server
+    ana = server.guest("Ana")
+    bots = [{"kind": "bot", "bot": "greedy"}] * 2
+    made = server.create(ana, bots, players=2, minutes=15)["table"]
+    assert made["minutes"] == 15
+    lt = server.client.app.state.service.tables[made["id"]]  # type: ignore[attr-defined]
+    _wait_for(server, made["id"], lambda x: x["status"] == "playing")
+    assert lt.started_at is not None
+    in_play = lt.game.hand_number + 1
+    lt.started_at -= 16 * 60  # a test cannot wait a quarter of an hour
+    over = _wait_for(server, made["id"], lambda x: x["status"] == "over", seconds=60)
+    game = server.client.get(f"/api/games/{over['game']}/record").json()
+    assert game["stopped"] is True and len(game["hands"]) == in_play
+    again = replay(game)
+    assert again.is_over() and again.winner == game["winner"]
+    r = server.client.post(
+        "/api/tables",
+        json={"preset": "aberto", "players": 2, "seats": bots, "minutes": 20},
+        headers=ana.headers,
+    )
+    assert r.status_code == 400 and r.json()["error"]["field"] == "minutes"

@@ -149,7 +149,7 @@ async def _player(
             view = m.get("view")
             if view is None:
                 continue
-            if view["phase"] == 3:  # the hand is over
+            if view["phase"] == "over":
                 if kind == "event" and m["event"].get("reveal") is not None:
                     await ws.send(json.dumps({"type": "ready"}))
                 continue

@@ -54,6 +54,9 @@ class TableRow(Base):
     pace: Mapped[float] = mapped_column(Float)
     """Seconds a bot waits before it moves."""
     turn_timer: Mapped[int] = mapped_column(Integer)
+    minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """A timed match: minutes after its first deal, the match ends with the hand in play
+    (0: played to the target or the number of hands of its rules)."""
     """Seconds a player has for a turn before a bot moves for them (0: no timer)."""
     status: Mapped[str] = mapped_column(String(10))
     """``waiting`` for players, ``playing``, or ``over``."""
@@ -86,7 +89,7 @@ class EventRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(10))
-    """``deal``, ``action`` or ``seat``."""
+    """``deal``, ``action``, ``seat`` or ``stop`` (a timed match ended)."""
     data: Mapped[str] = mapped_column(Text)
     """The entry as JSON (see ``buraco.server.tables``)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

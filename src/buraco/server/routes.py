@@ -134,6 +134,9 @@ class TableIn(_Body):
     public: bool = True
     pace: Annotated[float, Field(description="seconds a bot waits before it moves, 0 to 5")] = 1.0
     turn_timer: Annotated[int, Field(description="0, 30, 60 or 120 seconds")] = 0
+    minutes: Annotated[
+        int, Field(description="a timed match: 0 (not timed), 15, 30, 60 or 90 minutes")
+    ] = 0
 
 
 class JoinIn(_Body):
@@ -257,6 +260,7 @@ async def create_table(body: TableIn, request: Request, service: Svc, guest: Nee
         public=body.public,
         pace=body.pace,
         turn_timer=body.turn_timer,
+        minutes=body.minutes,
     )
     lt, invite = await service.create(guest, spec)
     settings: Settings = request.app.state.settings

@@ -47,6 +47,9 @@ PACES = (0.0, 5.0)
 TURN_TIMERS = (0, 30, 60, 120)
 """The turn timers a table may set, in seconds (0: none)."""
 
+MATCH_MINUTES = (0, 15, 30, 60, 90)
+"""The lengths a timed match may have, in minutes (0: not timed)."""
+
 
 class ServiceError(Exception):
     """A refused request: a code, a message saying what is wrong and what is allowed."""
@@ -112,6 +115,7 @@ class TableSpec:
     public: bool = True
     pace: float = 1.0
     turn_timer: int = 0
+    minutes: int = 0
 
 
 class TableService:
@@ -193,6 +197,13 @@ class TableService:
             raise ServiceError(
                 "pace", f"pace is {PACES[0]:g} to {PACES[1]:g} seconds", field="pace"
             )
+        if spec.minutes not in MATCH_MINUTES:
+            raise ServiceError(
+                "minutes",
+                "a timed match lasts one of "
+                f"{', '.join(map(str, MATCH_MINUTES[1:]))} minutes (0: not timed)",
+                field="minutes",
+            )
         if spec.turn_timer not in TURN_TIMERS:
             raise ServiceError(
                 "turn_timer",
@@ -249,6 +260,7 @@ class TableService:
             invite_hash=token_hash(invite) if invite else "",
             pace=float(spec.pace),
             turn_timer=spec.turn_timer,
+            minutes=spec.minutes,
             status="waiting",
             version=0,
             rematch_of=None,
@@ -423,6 +435,7 @@ class TableService:
             }
             if g is None:
                 data.update(
+                    at=round(time.time(), 3),
                     seed=secrets.randbits(63),
                     first_dealer=secrets.randbelow(lt.players),
                     names=[s.name for s in lt.seats],
@@ -485,6 +498,7 @@ class TableService:
                 invite_hash=lt.invite_hash,
                 pace=lt.pace,
                 turn_timer=lt.turn_timer,
+                minutes=lt.minutes,
                 status="waiting",
                 version=0,
                 rematch_of=lt.id,
@@ -563,6 +577,11 @@ class TableService:
                         await self._finish(lt)
             return None
         if g.is_hand_over():
+            if lt.time_up():
+                async with lt.lock:
+                    if not g.is_over():
+                        await self._commit(lt, "stop", {})
+                return 0
             waiting = [
                 s.seat
                 for s in lt.seats

@@ -103,11 +103,14 @@ class LiveTable:
     invite_hash: str
     pace: float
     turn_timer: int
+    minutes: int
     status: str
     version: int
     rules: Rules
     seats: list[Seat]
     rematch: str | None = None
+    started_at: float | None = None
+    """When the first hand was dealt (seconds since the epoch): a timed match counts from it."""
     game: Game | None = None
     deals: list[DealInfo] = field(default_factory=list)
     game_id: int | None = None
@@ -140,6 +143,7 @@ class LiveTable:
             invite_hash=row.invite_hash,
             pace=row.pace,
             turn_timer=row.turn_timer,
+            minutes=row.minutes,
             status=row.status,
             version=0,
             rules=rules_from_json(row.preset, row.players, options),
@@ -168,12 +172,18 @@ class LiveTable:
                     first_dealer=data["first_dealer"],
                     names=data["names"],
                 )
+                self.started_at = data.get("at", time.time())
             else:
                 self.game.next_hand(deal.deck, deal.cut)
             self.deals.append(deal)
             self.ready.clear()
             self.turn_since = time.monotonic()
             event.update(hand=self.game.hand_number + 1, commitment=deal.commitment)
+        elif kind == "stop":  # a timed match whose time is up ends with the hand just played
+            g = self.game
+            assert g is not None
+            g.stop_match()
+            event["match_over"] = True
         elif kind == "action":
             g = self.game
             assert g is not None
@@ -238,6 +248,14 @@ class LiveTable:
         since = self.left_at.get(seat)
         return since is not None and time.monotonic() - since >= grace
 
+    def time_up(self) -> bool:
+        """Whether a timed match has run its minutes (it ends when the hand in play does)."""
+        return (
+            self.minutes > 0
+            and self.started_at is not None
+            and time.time() - self.started_at >= 60 * self.minutes
+        )
+
     def full(self) -> bool:
         """Whether every seat has a player or a bot."""
         return all(s.kind in ("bot", "guest") for s in self.seats)
@@ -253,6 +271,8 @@ class LiveTable:
             "public": self.public,
             "pace": self.pace,
             "turn_timer": self.turn_timer,
+            "minutes": self.minutes,
+            "started_at": self.started_at,
             "status": self.status,
             "version": self.version,
             "hand": None if g is None else g.hand_number + 1,

@@ -83,6 +83,14 @@ function errorText(data) {
 
 function rankText(r) { return r === "T" ? "10" : r; }
 
+// a timed match: the minutes left (the match ends with the hand in play when they run out)
+function matchClock(info) {
+  if (!info || !info.minutes || !info.started_at) return null;
+  const left = Math.ceil((info.started_at + 60 * info.minutes - Date.now() / 1000) / 60);
+  const text = left > 0 ? `timed match: ${left} min left` : "timed match: this is the last hand";
+  return el("span", { class: "match-clock", id: "match-clock" }, text);
+}
+
 function cardLabel(code) {
   if (code === "JK") return "joker";
   return `${RANK_NAMES[code[0]] || code[0]} of ${SUIT_NAMES[code[1]]}`;
@@ -248,6 +256,7 @@ function createForm() {
   const pub = el("input", { id: "f-public", type: "checkbox", checked: true });
   const pace = el("input", { id: "f-pace", type: "number", min: 0, max: 5, step: 0.25, value: 1 });
   const timer = el("select", { id: "f-timer" }, [0, 30, 60, 120].map((s) => el("option", { value: s }, s ? `${s} s` : "off")));
+  const minutes = el("select", { id: "f-minutes" }, [0, 15, 30, 60, 90].map((m) => el("option", { value: m }, m ? `${m} min` : "off")));
   let optInputs = {};
   const fillPlayers = () => {
     const p = presets.presets.find((x) => x.name === preset.value);
@@ -316,7 +325,7 @@ function createForm() {
       seats.push(kind === "bot" ? { kind, bot: document.getElementById(`f-bot-${i}`).value.trim() } : { kind });
     }
     try {
-      const made = await api("POST", "/api/tables", { preset: preset.value, players: Number(players.value), options, seats, public: pub.checked, pace: Number(pace.value), turn_timer: Number(timer.value) });
+      const made = await api("POST", "/api/tables", { preset: preset.value, players: Number(players.value), options, seats, public: pub.checked, pace: Number(pace.value), turn_timer: Number(timer.value), minutes: Number(minutes.value) });
       location.hash = made.link.slice(made.link.indexOf("#"));
     } catch (x) {
       const field = x.field;
@@ -331,7 +340,7 @@ function createForm() {
   const form = el("form", { class: "panel create", onsubmit: submit, "aria-labelledby": "create-h", novalidate: true },
     el("h2", { id: "create-h" }, "Create a table"),
     el("div", { class: "row wrap" }, fieldBox("preset", "Preset", preset), fieldBox("players", "Players", players),
-      fieldBox("pace", "Bot pace (seconds a move)", pace), fieldBox("turn_timer", "Turn timer", timer),
+      fieldBox("pace", "Bot pace (seconds a move)", pace), fieldBox("turn_timer", "Turn timer", timer), fieldBox("minutes", "Timed match", minutes),
       el("div", { class: "field" }, el("label", { for: "f-public" }, "Listed in the lobby (untick: private, invite link only)"), pub)),
     el("h3", {}, "Seats"), el("p", { class: "muted" }, "Partners sit opposite each other (at 4: seats 1 and 3, 2 and 4). A bot is a name with parameters: heuristic, mcts:time=0.25, greedy, random."),
     seatsBox, fieldBox("seats", "", el("span", { id: "f-seats-none" })),
@@ -683,6 +692,7 @@ function board(v, seat) {
     el("span", {}, `Hand ${v.hand_number + 1}`),
     el("span", { id: "whose" }, turn === null || turn === undefined ? "Hand over" : turn === seat ? el("strong", {}, `Your turn: ${v.phase === "draw" ? "draw or take the pile" : "meld, add or discard"}`) : `${names[turn]}'s turn`),
     clock !== null ? el("span", { class: "clock", id: "clock" }, clock) : null,
+    matchClock(t.info),
     v.last_turn ? el("strong", {}, "Last turn: the stock is empty") : null));
   // stock, pile
   const canDraw = mine && v.phase === "draw";
