@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from buraco.server.routes import COOKIE
@@ -151,4 +152,24 @@ def test_serve_refuses_contradictory_options_in_one_line(tmp_path: Path) -> None
     )
     assert proc.returncode == 2
     assert "--data and --db" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("db", "words"),
+    [
+        ("postgresql://nobody@127.0.0.1:1/none", "cannot open the database"),
+        ("sqlite:////nonexistent/folder/b.db", "cannot open the database"),
+        ("mysql://u@h/d", "--db takes a PostgreSQL URL"),
+    ],
+)
+def test_serve_reports_a_database_it_cannot_use_in_one_line(db: str, words: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "buraco", "serve", "--db", db, "--port", str(_free_port())],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert words in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1

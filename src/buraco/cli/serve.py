@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -68,6 +68,12 @@ def serve(
         hand_pause=hand_pause,
         secure_cookie=secure_cookie,
     )
+    if db is not None and not db.startswith(("sqlite", "postgresql", "postgres:")):
+        fail(
+            f"--db takes a PostgreSQL URL (postgresql://user@host/db) or an SQLite one "
+            f"(sqlite:///path), not {db.split(':', 1)[0]!r}"
+        )
+    _check_database(settings)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     where = "the database at --db" if db else f"{folder / 'buraco.db'}"
     say(("buraco server", "bold"), f" on http://{shown_host}:{port}/  (games kept in {where})")
@@ -83,3 +89,26 @@ def serve(
         proxy_headers=True,
     )
     uvicorn.Server(config).run()
+
+
+def _check_database(settings: Any) -> None:
+    """Open the database once (applying its migrations) so a bad --db fails in one line."""
+    import asyncio
+
+    from buraco.server.store import Store, database_url
+
+    async def check() -> None:
+        store = await Store.open(settings.url())
+        try:
+            if not await store.healthy():
+                raise OSError("it cannot be written")
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(check(), 30))
+    except Exception as exc:
+        where = database_url(settings.db_url) if settings.db_url else settings.url()
+        safe_where = where.split("@")[-1] if "@" in where else where  # no password shown
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        fail(f"cannot open the database {safe_where!r}: {reason}")

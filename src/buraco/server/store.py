@@ -128,8 +128,12 @@ class Store:
         engine = create_async_engine(url, pool_pre_ping=not sqlite)
         if sqlite:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        async with engine.begin() as conn:
-            await conn.run_sync(_upgrade)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(_upgrade)
+        except BaseException:
+            await engine.dispose()
+            raise
         return cls(engine)
 
     async def close(self) -> None:
