@@ -356,15 +356,12 @@ def test_bots_that_would_hold_the_shared_workers_are_refused(
     sqlite_server: Server, bot: str, words: str
 ) -> None:
     ana = sqlite_server.guest("Ana")
-    body = {
-        "preset": "aberto",
-        "players": 2,
-        "seats": [{"kind": "me"}, {"kind": "bot", "bot": bot}],
-    }
+    seats: list[dict[str, str]] = [{"kind": "me"}, {"kind": "bot", "bot": bot}]
+    body = {"preset": "aberto", "players": 2, "seats": seats}
     r = sqlite_server.client.post("/api/tables", json=body, headers=ana.headers)
     assert r.status_code == 400
     assert r.json()["error"]["field"] == "seats" and words in r.json()["error"]["message"]
-    body["seats"][1]["bot"] = "mcts:time=0.5"
+    seats[1]["bot"] = "mcts:time=0.5"
     assert (
         sqlite_server.client.post("/api/tables", json=body, headers=ana.headers).status_code == 201
     )
