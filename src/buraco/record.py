@@ -205,9 +205,8 @@ def _need(cond: bool, where: str, what: str) -> None:
 def _keys(obj: dict[Any, Any], where: str, allowed: tuple[str, ...]) -> None:
     for key in obj:
         if key not in allowed:
-            raise RecordError(
-                f"record {where}: unknown field {shown(key)}; fields are: {', '.join(allowed)}"
-            )
+            at = f"record {where}" if where else "record"
+            raise RecordError(f"{at}: unknown field {shown(key)}; fields are: {', '.join(allowed)}")
 
 
 def _whole(value: Any) -> bool:

@@ -758,3 +758,49 @@ def test_a_body_that_is_not_json_is_422(shared: Server) -> None:
         headers={**ana.headers, "content-type": "application/json"},
     )
     assert r.status_code == 422
+
+
+def test_a_request_body_past_the_bound_is_refused_before_it_is_read(shared: Server) -> None:
+    from buraco.server.app import MAX_BODY
+
+    big = {"name": "x" * (MAX_BODY + 10)}
+    r = shared.client.post("/api/guests", json=big)
+    assert r.status_code == 413
+    assert (
+        r.json()["error"]["code"] == "too-large" and str(MAX_BODY) in r.json()["error"]["message"]
+    )
+
+    def chunks() -> Iterator[bytes]:  # no content-length: counted as it is read
+        yield b'{"name": "'
+        for _ in range(MAX_BODY // 1000 + 2):
+            yield b"x" * 1000
+        yield b'"}'
+
+    r = shared.client.post(
+        "/api/guests", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too-large"
+
+
+def test_every_refusal_has_the_same_shape(shared: Server) -> None:
+    missing = shared.client.get("/api/nothing-here")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not-found"
+    bad_json = shared.client.post(
+        "/api/guests", content=b'{"name": ', headers={"content-type": "application/json"}
+    )
+    assert bad_json.status_code == 422
+    error = bad_json.json()["error"]
+    assert error["code"] == "request" and "field" not in error  # a character offset is no field
+    deep = shared.client.post(
+        "/api/guests",
+        content=b"[" * 5000 + b"]" * 5000,
+        headers={"content-type": "application/json"},
+    )
+    assert deep.status_code in (400, 422) and "error" in deep.json()
+
+
+@pytest.mark.parametrize("name", ["\u200b", " \u200b\u200d ", "\u2060"])
+def test_a_name_with_nothing_to_see_is_refused(shared: Server, name: str) -> None:
+    r = shared.client.post("/api/guests", json={"name": name})
+    shared.client.cookies.clear()
+    assert r.status_code == 400 and r.json()["error"]["field"] == "name"

@@ -73,6 +73,7 @@ def serve(
             f"--db takes a PostgreSQL URL (postgresql://user@host/db) or an SQLite one "
             f"(sqlite:///path), not {db.split(':', 1)[0]!r}"
         )
+    _check_address(host, port)
     _check_database(settings)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     where = "the database at --db" if db else f"{folder / 'buraco.db'}"
@@ -89,6 +90,23 @@ def serve(
         proxy_headers=True,
     )
     uvicorn.Server(config).run()
+
+
+def _check_address(host: str, port: int) -> None:
+    """Fail in one line when the address cannot be listened on (in use, or not this machine's)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        fail(f"cannot listen on {host}:{port}: {exc}")
+    family, kind, proto, _, where = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(where)
+        except OSError as exc:
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
 
 def _check_database(settings: Any) -> None:

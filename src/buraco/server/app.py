@@ -11,6 +11,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from buraco.server.botpool import BotPool
 from buraco.server.protocol import PROTOCOL
@@ -18,6 +20,54 @@ from buraco.server.routes import router
 from buraco.server.service import ServiceError, TableService
 from buraco.server.settings import Settings
 from buraco.server.store import Store
+
+MAX_BODY = 64 * 1024
+"""The largest request body the REST API reads, in bytes (a table's options fit many times)."""
+
+
+class BodyLimit:
+    """Refuse a request body over ``limit`` bytes with 413, before reading the rest of it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass a request on, its body counted as it is read."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", ())).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(send, self.limit)
+            return
+        seen = 0
+
+        async def bounded() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise StarletteHTTPException(413, f"a request body is at most {self.limit} bytes")
+            return message
+
+        await self.app(scope, bounded, send)
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = (
+        b'{"error":{"code":"too-large","message":"a request body is at most '
+        + str(limit).encode()
+        + b' bytes"}}'
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -60,15 +110,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # one format for every refusal: {"error": {"code", "message", "field"}}
         errors = exc.errors()
         first = errors[0] if errors else {}
-        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
+        loc = [p for p in first.get("loc", ()) if p not in ("body", "query", "path")]
         message = str(first.get("msg", "malformed request"))
+        where = ".".join(str(p) for p in loc)
         error: dict[str, Any] = {
             "code": "request",
-            "message": f"{'.'.join(loc)}: {message}" if loc else message,
+            "message": f"{where}: {message}" if where else message,
         }
-        if loc:
+        if loc and isinstance(loc[0], str):  # a field's name, not a character offset
             error["field"] = loc[0]
         return JSONResponse({"error": error}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not-found", 405: "method", 413: "too-large"}
+        error = {"code": codes.get(exc.status_code, "request"), "message": str(exc.detail)}
+        return JSONResponse({"error": error}, status_code=exc.status_code, headers=exc.headers)
+
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     app.include_router(router)
     web = files("buraco.server").joinpath("web")

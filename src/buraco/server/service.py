@@ -18,6 +18,7 @@ import json
 import logging
 import secrets
 import time
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +91,10 @@ def check_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         raise ServiceError("name", f"a name is 1 to {MAX_NAME} characters", field="name")
     name = name.strip()
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise ServiceError(
+            "name", "a name needs a letter, digit or sign that can be seen", field="name"
+        )
     if len(name) > MAX_NAME or has_control(name):
         raise ServiceError("name", f"a name is 1 to {MAX_NAME} printable characters", field="name")
     return name

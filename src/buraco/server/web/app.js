@@ -202,7 +202,7 @@ async function showLobby(which) {
   const tabs = el("div", { class: "row", role: "group", "aria-label": "which games" },
     el("a", { href: "#/?games=mine", "aria-current": mine ? "page" : null, class: "tab" }, "My games"),
     el("a", { href: "#/?games=all", "aria-current": mine ? null : "page", class: "tab" }, "All games"));
-  gamesBox.append(el("h2", { id: "games-h" }, "Finished games: replays and records"), me ? tabs : null);
+  gamesBox.append(el("h2", { id: "games-h" }, "Finished games: replays and records"), ...(me ? [tabs] : []));
   try {
     const games = await api("GET", mine ? "/api/games?mine=true" : "/api/games");
     gamesBox.append(gamesTable(games.games));
