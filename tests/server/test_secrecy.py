@@ -213,6 +213,9 @@ def ground_truth(events: list[Any], preset: str, players: int) -> dict[int, Trut
         elif ev.kind == "action":
             assert g is not None
             g.apply(data["action"], seat=data["seat"])
+        elif ev.kind == "stop":  # a timed match ending (not expected here: no time limit)
+            assert g is not None
+            g.stop_match()
         if g is None:
             continue
         hands = [list(seat_view(g, s, full=False).hand) for s in range(players)]
