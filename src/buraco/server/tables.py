@@ -224,9 +224,8 @@ class LiveTable:
             "cut": d.cut,
             "salt": d.salt,
             "commitment": d.commitment,
-            "hands": [
-                [CARD_NAMES[c] for c in seat_view(g, s, full=False).hand] for s in range(g.n)
-            ],
+            # every card left in a hand, a morto not yet looked at (us) included
+            "hands": [[CARD_NAMES[c] for c in sorted(g.hand(s))] for s in range(g.n)],
         }
 
     # ----- state -----------------------------------------------------------------------------

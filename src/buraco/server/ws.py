@@ -111,7 +111,8 @@ async def serve_table(
     you = {"id": guest.id, "name": guest.name} if guest else None
     chat = await service.store.chat(lt.id)
     # no await from here to connect(): the state sent and the events that follow it
-    # are one unbroken sequence of versions
+    # are one unbroken sequence of versions, and the seat is the one held now
+    conn.seat = lt.seat_of(conn.guest_id)
     _catch_up(conn, lt, since, you, settings)
     conn.send(
         dumps(
@@ -142,7 +143,7 @@ async def serve_table(
                 if text is None:
                     conn.send(error("too-large", f"a frame is at most {MAX_FRAME} bytes"))
                     continue
-            if len(text) > MAX_FRAME:
+            if len(text) > MAX_FRAME // 4 and len(text.encode()) > MAX_FRAME:
                 conn.send(error("too-large", f"a frame is at most {MAX_FRAME} bytes"))
                 continue
             if not messages.take():
