@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,3 +84,14 @@ def until(ws: WebSocketTestSession, pred: Any, limit: int = 5000) -> dict[str, A
 def my_turn(m: dict[str, Any]) -> bool:
     """A frame showing this seat a view with legal actions."""
     return m.get("type") in ("state", "event") and bool(m.get("view") and m["view"]["legal"])
+
+
+def wait_for(check: Any, seconds: float = 30.0) -> Any:
+    """Poll ``check`` until it returns something true; returns it."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError("timed out")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -23,7 +22,7 @@ from buraco.record import replay
 from buraco.server.app import create_app
 from buraco.server.models import EventRow, SeatRow, TableRow
 from buraco.server.store import Conflict, Store, now
-from serverkit import Server, make_settings, receive, until
+from serverkit import Server, make_settings, receive, until, wait_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -34,16 +33,6 @@ def running(db_url: str) -> Iterator[Server]:
     settings = make_settings(db_url)
     with TestClient(create_app(settings)) as client:
         yield Server(client, settings)
-
-
-def wait_for(check: Any, seconds: float = 30.0) -> Any:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 def summary(server: Server, table_id: str) -> dict[str, Any]:

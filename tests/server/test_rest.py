@@ -18,7 +18,7 @@ from buraco.record import replay
 from buraco.server.app import create_app
 from buraco.server.routes import COOKIE
 from buraco.views import seat_view
-from serverkit import Player, Server, make_settings, receive, until
+from serverkit import Player, Server, make_settings, receive, until, wait_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -33,17 +33,6 @@ def error_of(r: Any) -> dict[str, Any]:
     err: dict[str, Any] = body["error"]
     assert isinstance(err["message"], str) and err["message"]
     return err
-
-
-def wait_for(check: Any, seconds: float = 20.0) -> Any:
-    """Poll ``check`` until it returns something true; returns it."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 def table_of(server: Server, table_id: str, who: Player | None = None) -> dict[str, Any]:

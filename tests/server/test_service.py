@@ -6,12 +6,13 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from buraco.server.app import create_app
-from serverkit import Server, make_settings, my_turn, until
+from serverkit import Server, make_settings, my_turn, until, wait_for
 
 ME_AND_BOT = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
 
@@ -29,14 +30,13 @@ def _version(server: Server, table: str) -> int:
     return v
 
 
-def _wait_for(server: Server, table: str, pred: object, seconds: float = 10) -> dict[str, object]:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        t: dict[str, object] = server.client.get(f"/api/tables/{table}").json()["table"]
-        if pred(t):  # type: ignore[operator]
-            return t
-        time.sleep(0.05)
-    raise AssertionError("the table did not get there in time")
+def _wait_for(server: Server, table: str, pred: Any, seconds: float = 10) -> dict[str, Any]:
+    def summary() -> dict[str, Any] | None:
+        t: dict[str, Any] = server.client.get(f"/api/tables/{table}").json()["table"]
+        return t if pred(t) else None
+
+    found: dict[str, Any] = wait_for(summary, seconds)
+    return found
 
 
 def test_a_player_away_past_the_grace_period_is_played_by_a_bot_until_back(

@@ -254,22 +254,17 @@ class TableService:
         invite = None
         if not spec.public or any(s.kind == "invite" for s in seats):
             invite = secrets.token_urlsafe(12)
-        row = TableRow(
-            id=table_id,
-            created_by=guest.id,
-            created_at=now(),
-            preset=rules.preset,
-            players=rules.players,
-            options=json.dumps(rules.overrides()),
+        row = _table_row(
+            table_id,
+            guest.id,
+            rules.preset,
+            rules.players,
+            rules.overrides(),
             public=spec.public,
             invite_hash=token_hash(invite) if invite else "",
             pace=float(spec.pace),
             turn_timer=spec.turn_timer,
             minutes=spec.minutes,
-            status="waiting",
-            version=0,
-            rematch_of=None,
-            rematch=None,
         )
         await self.store.add_table(row, [s.row(table_id) for s in seats])
         data = await self.store.table(table_id)
@@ -492,22 +487,18 @@ class TableService:
                 if found is not None:
                     return found
             table_id = secrets.token_urlsafe(6)
-            row = TableRow(
-                id=table_id,
-                created_by=guest.id,
-                created_at=now(),
-                preset=lt.preset,
-                players=lt.players,
-                options=json.dumps(lt.options),
+            row = _table_row(
+                table_id,
+                guest.id,
+                lt.preset,
+                lt.players,
+                lt.options,
                 public=lt.public,
                 invite_hash=lt.invite_hash,
                 pace=lt.pace,
                 turn_timer=lt.turn_timer,
                 minutes=lt.minutes,
-                status="waiting",
-                version=0,
                 rematch_of=lt.id,
-                rematch=None,
             )
             await self.store.add_table(row, [s.row(table_id) for s in lt.seats])
             await self.store.set_rematch(lt.id, table_id)
@@ -671,6 +662,40 @@ def _check_budget(spec: str, index: int) -> None:
             f"decision, not {rounds}",
             field="seats",
         )
+
+
+def _table_row(
+    table_id: str,
+    creator: str,
+    preset: str,
+    players: int,
+    options: dict[str, Any],
+    *,
+    public: bool,
+    invite_hash: str,
+    pace: float,
+    turn_timer: int,
+    minutes: int,
+    rematch_of: str | None = None,
+) -> TableRow:
+    """The database row of a new table, waiting for its players."""
+    return TableRow(
+        id=table_id,
+        created_by=creator,
+        created_at=now(),
+        preset=preset,
+        players=players,
+        options=json.dumps(options),
+        public=public,
+        invite_hash=invite_hash,
+        pace=pace,
+        turn_timer=turn_timer,
+        minutes=minutes,
+        status="waiting",
+        version=0,
+        rematch_of=rematch_of,
+        rematch=None,
+    )
 
 
 def chat_line(line_id: int, name: str, text: str, seat: int | None, at: Any) -> dict[str, Any]:
