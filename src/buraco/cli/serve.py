@@ -115,6 +115,14 @@ def _check_database(settings: Any) -> None:
 
     from buraco.server.store import Store, database_url
 
+    url = database_url(settings.url())
+    if url.startswith("sqlite+aiosqlite:///"):
+        # a file SQLite cannot make is said at once (its driver's thread is not started)
+        path = Path(url[len("sqlite+aiosqlite:///") :])
+        folder = path.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            fail(f"cannot open the database {str(path)!r}: its folder is missing or not writable")
+
     async def check() -> None:
         store = await Store.open(settings.url())
         try:
