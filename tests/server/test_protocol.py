@@ -177,6 +177,8 @@ def test_chat_reaches_everyone_as_text_and_is_rate_limited(sqlite_server: Server
     with sqlite_server.ws(t["id"], ana) as ws:
         lines = until(ws, lambda x: x["type"] == "chat")["lines"]
         assert lines[0]["text"] == "<script>alert(1)</script> hi"
+        # stored lines keep their UTC offset as live ones do (SQLite drops it)
+        assert lines[0]["at"].endswith("+00:00") and line["at"].endswith("+00:00")
 
 
 def test_reconnecting_with_since_gets_the_missed_events_then_the_state(

@@ -21,6 +21,7 @@ import time
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from buraco.bots import make_bot, seat_name
@@ -698,8 +699,15 @@ def _table_row(
     )
 
 
-def chat_line(line_id: int, name: str, text: str, seat: int | None, at: Any) -> dict[str, Any]:
-    """A chat line as clients get it (rendered by them as text, never as HTML)."""
+def chat_line(
+    line_id: int, name: str, text: str, seat: int | None, at: datetime
+) -> dict[str, Any]:
+    """A chat line as clients get it (rendered by them as text, never as HTML).
+
+    Times are UTC; SQLite gives them back without their offset, which is put back.
+    """
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
     return {"id": line_id, "name": name, "text": text, "seat": seat, "at": at.isoformat()}
 
 
