@@ -699,9 +699,7 @@ def _table_row(
     )
 
 
-def chat_line(
-    line_id: int, name: str, text: str, seat: int | None, at: datetime
-) -> dict[str, Any]:
+def chat_line(line_id: int, name: str, text: str, seat: int | None, at: datetime) -> dict[str, Any]:
     """A chat line as clients get it (rendered by them as text, never as HTML).
 
     Times are UTC; SQLite gives them back without their offset, which is put back.
