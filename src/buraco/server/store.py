@@ -266,12 +266,13 @@ class Store:
             },
             [
                 {
-                    "kind": seat.kind,
-                    "bot": seat.bot,
-                    "guest_id": seat.guest_id,
-                    "invited": seat.invited,
-                    "name": seat.name,
+                    "tid": table_id,
                     "number": seat.seat,
+                    "new_kind": seat.kind,
+                    "new_bot": seat.bot,
+                    "new_guest_id": seat.guest_id,
+                    "new_invited": seat.invited,
+                    "new_name": seat.name,
                 }
                 for seat in seats
             ],
@@ -327,14 +328,7 @@ class Store:
                     continue
                 events.append(item.event)
                 for seat in item.seats:
-                    await conn.execute(
-                        _SEAT,
-                        {
-                            "tid": item.table_id,
-                            "number": seat["number"],
-                            **{f"new_{k}": v for k, v in seat.items() if k != "number"},
-                        },
-                    )
+                    await conn.execute(_SEAT, seat)
                 out.append(None)
             if events:
                 await conn.execute(insert(EventRow), events)

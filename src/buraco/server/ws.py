@@ -211,11 +211,11 @@ async def _handle(
             conn.send(error("protocol", f"this server speaks protocol {PROTOCOL} only"))
             return
         _catch_up(conn, lt, msg.since, you, settings)
+    elif isinstance(msg, ActionMessage | Ready) and lt.seat_of(conn.guest_id) is None:
+        conn.send(error("spectator", "you have no seat at this table", lt.version))
     elif isinstance(msg, ActionMessage):
         seat = lt.seat_of(conn.guest_id)
-        if seat is None:
-            conn.send(error("spectator", "you have no seat at this table", lt.version))
-            return
+        assert seat is not None
         try:
             await service.act(lt, seat, msg.version, msg.action)
         except ServiceError as exc:
@@ -238,9 +238,7 @@ async def _handle(
         await service.chat(lt, conn.guest, line)
     elif isinstance(msg, Ready):
         seat = lt.seat_of(conn.guest_id)
-        if seat is None:
-            conn.send(error("spectator", "you have no seat at this table", lt.version))
-            return
+        assert seat is not None
         try:
             await service.ready(lt, seat)
         except ServiceError as exc:
