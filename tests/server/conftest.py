@@ -55,6 +55,32 @@ def pg_url() -> Iterator[str]:
     _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.fixture
+def fresh_pg(pg_url: str) -> Iterator[str]:
+    """A PostgreSQL database of this test alone (for tests that start several processes)."""
+    name = f"buraco_site_{secrets.token_hex(4)}"
+    _admin(f'CREATE DATABASE "{name}"')
+    yield f"{pg_url.rsplit('/', 1)[0]}/{name}"
+    _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis at ``BURACO_TEST_REDIS`` (default ``redis://127.0.0.1:6379/0``); the tests
+    that need it skip without it, unless ``BURACO_REQUIRE_PG=1``, when they fail."""
+    import redis
+
+    url = os.environ.get("BURACO_TEST_REDIS", "redis://127.0.0.1:6379/0")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except Exception as exc:
+        message = f"Redis at {url} is unreachable ({type(exc).__name__}: {exc})"
+        if os.environ.get("BURACO_REQUIRE_PG") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return url
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The database of a test: an SQLite file, or the session's PostgreSQL database."""

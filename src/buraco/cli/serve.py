@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Annotated, Any
@@ -37,11 +38,32 @@ def serve(
     secure_cookie: Annotated[
         bool, typer.Option(help="send the guest cookie over HTTPS only (behind a TLS proxy)")
     ] = False,
+    bus: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL shared by several server processes, e.g. redis://127.0.0.1:6379/0 "
+            "(needs --db with PostgreSQL)",
+            envvar="BURACO_BUS",
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(min=1, max=64, help="server processes on this machine (above 1: needs --bus)"),
+    ] = 1,
+    lease: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            max=300,
+            help="seconds before another process takes the tables of one that died (with --bus)",
+        ),
+    ] = 10.0,
 ) -> None:
     """Play online: start a server with an embedded database, print its URL.
 
     Friends open the URL in a browser, choose a name, and sit at a table with bots
-    in the empty seats. See docs/online.md.
+    in the empty seats. A bigger site runs several processes (--workers, or several
+    machines) over one PostgreSQL database (--db) and Redis (--bus). See docs/online.md.
     """
     try:
         import uvicorn
@@ -52,6 +74,16 @@ def serve(
         fail(f"the server needs its extra: pip install 'buraco[server]' ({exc.name} is missing)")
     if data is not None and db is not None:
         fail("--data and --db do not go together: --data is for the embedded SQLite database")
+    if workers > 1 and not bus:
+        fail(
+            "--workers above 1 needs --bus (redis://...) so the processes hear each other's "
+            "moves, and --db with PostgreSQL"
+        )
+    if bus and (db is None or db.startswith("sqlite")):
+        fail(
+            "--bus is for several processes sharing a database server: "
+            "give --db postgresql://user@host/db (SQLite is for one process)"
+        )
     folder = data or default_data_dir()
     if db is None:
         try:
@@ -67,29 +99,78 @@ def serve(
         grace=grace,
         hand_pause=hand_pause,
         secure_cookie=secure_cookie,
+        bus_url=bus or "",
+        lease=lease,
     )
     if db is not None and not db.startswith(("sqlite", "postgresql", "postgres:")):
         fail(
             f"--db takes a PostgreSQL URL (postgresql://user@host/db) or an SQLite one "
             f"(sqlite:///path), not {db.split(':', 1)[0]!r}"
         )
+    if bus:
+        _check_bus(bus)
     _check_address(host, port)
     _check_database(settings)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     where = "the database at --db" if db else f"{folder / 'buraco.db'}"
     say(("buraco server", "bold"), f" on http://{shown_host}:{port}/  (games kept in {where})")
+    if bus:
+        say(f"{workers} process{'es' if workers > 1 else ''} here, sharing the bus at --bus")
     say("open that address in a browser; Ctrl+C stops the server")
-    config = uvicorn.Config(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=16 * 1024,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        proxy_headers=True,
-    )
-    uvicorn.Server(config).run()
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "ws_max_size": 16 * 1024,
+        "ws_ping_interval": PING_INTERVAL,
+        "ws_ping_timeout": PING_TIMEOUT,
+        "timeout_keep_alive": 5,
+        "proxy_headers": True,
+    }
+    if workers == 1:
+        uvicorn.Server(uvicorn.Config(create_app(settings), **common)).run()
+        return
+    from dataclasses import asdict
+
+    from buraco.server.app import SETTINGS_ENV
+
+    given = asdict(settings)
+    given["data_dir"] = str(given["data_dir"]) if given["data_dir"] else None
+    os.environ[SETTINGS_ENV] = json.dumps(given)
+    uvicorn.run("buraco.server.app:app_from_env", factory=True, workers=workers, **common)
+
+
+PING_INTERVAL = float(os.environ.get("BURACO_WS_PING", "20"))
+"""Seconds between the server's WebSocket pings to each client."""
+PING_TIMEOUT = PING_INTERVAL
+"""Seconds a client has to answer a ping before its connection is closed."""
+
+
+def _check_bus(url: str) -> None:
+    """Fail in one line when the bus cannot be reached."""
+    import asyncio
+
+    from buraco.server.bus import make_bus
+
+    try:
+        make_bus(url)
+    except ValueError as exc:
+        fail(str(exc))
+
+    async def check() -> None:
+        import redis.asyncio as redis
+
+        client = redis.from_url(url, socket_connect_timeout=5)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(asyncio.wait_for(check(), 10))
+    except Exception as exc:
+        safe = url.split("@")[-1]
+        fail(f"cannot reach the bus at {safe!r}: {str(exc).splitlines()[0] if str(exc) else exc}")
 
 
 def _check_address(host: str, port: int) -> None:

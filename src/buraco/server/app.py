@@ -12,10 +12,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from buraco.server.botpool import BotPool
+from buraco.server.bus import make_bus
 from buraco.server.protocol import PROTOCOL
 from buraco.server.routes import router
 from buraco.server.service import ServiceError, TableService
@@ -71,6 +73,32 @@ async def _too_large(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def _unavailable() -> JSONResponse:
+    """The answer while the database is away: nothing was done, try again."""
+    error = {
+        "code": "unavailable",
+        "message": "the database is not answering: nothing was done; try again in a moment",
+    }
+    return JSONResponse({"error": error}, status_code=503, headers={"Retry-After": "2"})
+
+
+SETTINGS_ENV = "BURACO_SERVE_SETTINGS"
+"""The environment variable through which ``buraco serve --workers N`` hands its settings
+(as JSON) to each worker process."""
+
+
+def app_from_env() -> FastAPI:
+    """The app of one worker of ``buraco serve --workers N`` (settings from the environment)."""
+    import json
+    import os
+    from pathlib import Path
+
+    given = json.loads(os.environ[SETTINGS_ENV])
+    if given.get("data_dir"):
+        given["data_dir"] = Path(given["data_dir"])
+    return create_app(Settings(**given))
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server's app: opens (and migrates) the database at start, resumes every table."""
     settings = settings or Settings()
@@ -79,10 +107,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await Store.open(settings.url())
         pool = BotPool(settings.bot_workers)
-        service = TableService(store, settings, pool)
+        service = TableService(store, settings, pool, make_bus(settings.bus_url, settings.url()))
         app.state.store = store
         app.state.service = service
-        await service.start()
+        try:
+            await service.start()
+        except BaseException:
+            pool.close()
+            await store.close()
+            raise
         # what start-up made lives as long as the server: kept out of the collector's
         # full passes, which otherwise walk it and pause every table
         gc.collect()
@@ -109,6 +142,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ServiceError)
     async def refused(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"error": exc.as_dict()}, status_code=exc.status)
+
+    @app.exception_handler(DBAPIError)
+    async def database_down(_request: Request, exc: DBAPIError) -> JSONResponse:
+        return _unavailable()
+
+    @app.exception_handler(OSError)
+    async def connection_lost(_request: Request, exc: OSError) -> JSONResponse:
+        return _unavailable()
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:

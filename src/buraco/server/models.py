@@ -63,6 +63,11 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    owner: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The server process that drives the table (deals, bots, timers) while its lease runs;
+    only set when several processes share the database (``buraco serve --bus``)."""
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the owner's lease ends unless renewed (seconds since the epoch)."""
 
     __table_args__ = (Index("ix_tables_status", "status"),)
 

@@ -7,6 +7,13 @@ one at a time (its lock) and numbered (its version).
 
 Each playing table has a driver task that deals hands, and moves for bots, for
 players away longer than the grace period and for players out of time.
+
+Several processes may share one database and a bus (:mod:`buraco.server.bus`).
+Then any process may change any table, the version in the database deciding
+between two that try at once (optimistic concurrency: the loser reads what
+changed and tells its client so), and one process at a time, the table's owner,
+runs its driver, under a lease it renews. A process that dies leaves its tables
+to the others when their leases run out.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
+import random
 import secrets
 import time
 import unicodedata
@@ -30,7 +39,8 @@ from buraco.fairness import new_deal
 from buraco.game import MAX_NAME
 from buraco.rules import PRESETS, make_rules
 from buraco.server.botpool import BotPool
-from buraco.server.models import GameRow, TableRow
+from buraco.server.bus import Bus
+from buraco.server.models import EventRow, GameRow, TableRow
 from buraco.server.settings import Settings
 from buraco.server.store import Conflict, Store, now
 from buraco.server.tables import LiveTable, Seat, Sender, dumps
@@ -127,40 +137,84 @@ class TableSpec:
 class TableService:
     """Owns the live tables of this server."""
 
-    def __init__(self, store: Store, settings: Settings, pool: BotPool) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, pool: BotPool, bus: Bus | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.pool = pool
+        self.bus = bus or Bus()
+        self.shared = self.bus.shared
+        """Whether other processes share the database (and the bus)."""
         self.tables: dict[str, LiveTable] = {}
+        self.owned: set[str] = set()
+        """The tables whose lease this process holds (shared only; alone, it drives all)."""
+        self.presence: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        """Per table, per other process: the seats with a connection there, and when heard."""
+        self.procs: dict[str, float] = {}
+        """The other processes heard from, and when (monotonic seconds)."""
+        self._idle: dict[str, float] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._maintainer: asyncio.Task[None] | None = None
         self._closing = False
 
     # ----- life ------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every unfinished table from the database and start its driver."""
+        """Start serving: load the tables this process drives.
+
+        Alone, that is every unfinished table. Shared, it joins the bus and takes a share
+        of the tables no process holds.
+        """
+        if self.shared:
+            await self.bus.start(self._on_message, self.resync)
+            await self._maintain_once()
+            self._maintainer = asyncio.create_task(self._maintain(), name="table leases")
+            log.info("process %s: %d tables taken", self.bus.proc, len(self.owned))
+            return
         for data in await self.store.tables(("waiting", "playing"), public_only=False):
-            lt = LiveTable.from_data(data)
-            lt.load(await self.store.events(lt.id))
-            for s in lt.seats:
-                if s.kind == "guest":
-                    lt.left_at[s.seat] = time.monotonic()
-            self.tables[lt.id] = lt
+            lt = self._adopt(LiveTable.from_data(data), await self.store.events(data.row.id))
             self._drive(lt)
         log.info("%d tables resumed", len(self.tables))
 
     async def stop(self) -> None:
-        """Stop every driver."""
+        """Stop every driver; shared, give up the leases so others take the tables at once."""
         self._closing = True
+        if self._maintainer is not None:
+            self._maintainer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._maintainer
         tasks = [lt.driver for lt in self.tables.values() if lt.driver is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        if self.shared:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.store.release(self.bus.proc), 5)
+            await self.bus.close()
+
+    def _adopt(self, lt: LiveTable, events: Sequence[EventRow], *, new: bool = False) -> LiveTable:
+        """Take a table loaded from the database into memory, its log applied.
+
+        Its players count as away from now until they connect, except at a table just
+        made (its creator is on the way to it).
+        """
+        lt.load(events)
+        lt.remote = self.presence.setdefault(lt.id, {})
+        if not new:
+            self._recount(lt)
+        self.tables[lt.id] = lt
+        return lt
+
+    def owns(self, lt: LiveTable) -> bool:
+        """Whether this process drives a table (alone, it drives every table)."""
+        return not self.shared or lt.id in self.owned
 
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id: live, or rebuilt from the database (a finished one)."""
         lt = self.tables.get(table_id)
+        self._idle.pop(table_id, None)
         if lt is not None or len(table_id) > 32:
             return lt
         lock = self._loading.setdefault(table_id, asyncio.Lock())
@@ -171,10 +225,12 @@ class TableService:
                 if data is None:
                     return None
                 lt = LiveTable.from_data(data)
-                lt.load(await self.store.events(table_id))
                 game = await self.store.game_of_table(table_id)
                 lt.game_id = game.id if game else None
-                self.tables[table_id] = lt
+                self._adopt(lt, await self.store.events(table_id))
+                if self.shared:
+                    # what was committed between reading the log and listening for it here
+                    await self._sync(lt)
                 if lt.status != "over":
                     self._drive(lt)
         self._loading.pop(table_id, None)
@@ -267,13 +323,20 @@ class TableService:
             turn_timer=spec.turn_timer,
             minutes=spec.minutes,
         )
+        self._own_new(row)
         await self.store.add_table(row, [s.row(table_id) for s in seats])
         data = await self.store.table(table_id)
         assert data is not None
-        lt = LiveTable.from_data(data)
-        self.tables[table_id] = lt
+        lt = self._adopt(LiveTable.from_data(data), [], new=True)
         self._drive(lt)
         return lt, invite
+
+    def _own_new(self, row: TableRow) -> None:
+        """A table this process makes is its own to drive (shared: under a lease)."""
+        if self.shared:
+            row.owner = self.bus.proc
+            row.lease_until = time.time() + self.settings.lease
+            self.owned.add(row.id)
 
     def may_see(self, lt: LiveTable, guest: Guest | None, invite: str | None) -> bool:
         """Whether someone may watch or join a table (a private one needs the invite code)."""
@@ -328,8 +391,14 @@ class TableService:
     async def _close(self, lt: LiveTable) -> None:
         """Remove a table that never started, telling whoever is watching."""
         await self.store.delete_table(lt.id)
+        self._gone(lt)
+        self.bus.publish({"t": "table", "table": lt.id})
+
+    def _gone(self, lt: LiveTable) -> None:
+        """A table that was deleted: out of memory, its watchers told."""
         lt.status = "closed"
         self.tables.pop(lt.id, None)
+        self.owned.discard(lt.id)
         if lt.driver is not None:
             lt.driver.cancel()
         summary = lt.summary(self.settings.grace)
@@ -377,14 +446,69 @@ class TableService:
                 lt.id, version, kind, data, seats=[s.row(lt.id) for s in seats], status=status
             )
         except Conflict:
+            # another process was first: read what it did (this client is told it is stale)
+            with contextlib.suppress(Exception):
+                await self._catch_up(lt)
             raise ServiceError(
-                "conflict", "the table changed under this server; try again", status=409
+                "stale",
+                f"the table moved on to version {lt.version} at the same moment: "
+                "here is what changed",
+                status=409,
             ) from None
-        if status is not None:
-            lt.status = status
+        except Exception as exc:
+            log.warning("table %s: the database did not answer (%s)", lt.id, exc)
+            raise ServiceError(
+                "unavailable",
+                "the database is not answering: try again in a moment",
+                status=503,
+            ) from None
+        self._apply(lt, version, kind, data)
+        self.bus.publish(
+            {"t": "event", "table": lt.id, "version": version, "kind": kind, "data": data}
+        )
+
+    def _apply(self, lt: LiveTable, version: int, kind: str, data: dict[str, Any]) -> None:
+        """Apply a committed log entry to the live table and tell its connections."""
+        if kind == "deal" and lt.status == "waiting":
+            lt.status = "playing"
         event = lt.replay(version, kind, data)
         lt.broadcast(lt.event_frame(event, self.settings.grace))
         lt.changed.set()
+
+    async def _catch_up(self, lt: LiveTable) -> None:
+        """Apply what the database's log holds after the live table's version (lock held)."""
+        for ev in await self.store.events(lt.id, after=lt.version):
+            self._apply(lt, ev.version, ev.kind, json.loads(ev.data))
+
+    async def _sync(self, lt: LiveTable) -> None:
+        """Bring a table up to the database: its log, whether it is over or gone, its rematch."""
+        async with lt.lock:
+            data = await self.store.table(lt.id)
+            if data is None:
+                if lt.status == "waiting":
+                    self._gone(lt)
+                return
+            await self._catch_up(lt)
+            changed = data.row.rematch != lt.rematch
+            lt.rematch = data.row.rematch
+            if data.row.status == "over" and lt.status != "over":
+                game = await self.store.game_of_table(lt.id)
+                lt.game_id = game.id if game else None
+                lt.status = "over"
+                self.owned.discard(lt.id)
+                changed = True
+            if changed:
+                self._presence(lt)
+                lt.changed.set()
+
+    async def resync(self) -> None:
+        """Bring every live table up to the database (after missing messages of the bus)."""
+        for lt in list(self.tables.values()):
+            if lt.status in ("waiting", "playing"):
+                try:
+                    await self._sync(lt)
+                except Exception as exc:
+                    log.warning("table %s: not brought up to date (%s)", lt.id, exc)
 
     async def act(
         self, lt: LiveTable, seat: int, version: int, text: str, by: str = "player"
@@ -464,6 +588,8 @@ class TableService:
         players = [(s.seat, s.guest_id) for s in lt.seats if s.kind == "guest" and s.guest_id]
         lt.game_id = await self.store.finish_table(lt.id, row, players)
         lt.status = "over"
+        self.owned.discard(lt.id)
+        self.bus.publish({"t": "table", "table": lt.id})
         lt.broadcast(
             lambda _seat: dumps({"type": "table", "table": lt.summary(self.settings.grace)})
         )
@@ -475,6 +601,7 @@ class TableService:
             raise ServiceError("not-over", "the hand is not over")
         lt.ready.add(seat)
         lt.changed.set()
+        self.bus.publish({"t": "ready", "table": lt.id, "seat": seat, "hand": g.hand_number})
 
     async def rematch(self, lt: LiveTable, guest: Guest) -> LiveTable:
         """A new table with the same rules and players, once the match is over."""
@@ -501,17 +628,15 @@ class TableService:
                 minutes=lt.minutes,
                 rematch_of=lt.id,
             )
+            self._own_new(row)
             await self.store.add_table(row, [s.row(table_id) for s in lt.seats])
             await self.store.set_rematch(lt.id, table_id)
             lt.rematch = table_id
             data = await self.store.table(table_id)
             assert data is not None
-            new = LiveTable.from_data(data)
-            for s in new.seats:
-                if s.kind == "guest":
-                    new.left_at[s.seat] = time.monotonic()
-            self.tables[table_id] = new
+            new = self._adopt(LiveTable.from_data(data), [])
             self._drive(new)
+        self.bus.publish({"t": "table", "table": lt.id})
         lt.broadcast(
             lambda _seat: dumps({"type": "table", "table": lt.summary(self.settings.grace)})
         )
@@ -521,18 +646,35 @@ class TableService:
     def connect(self, lt: LiveTable, conn: Sender) -> None:
         """A connection opened at a table."""
         lt.conns.add(conn)
-        if conn.seat is not None:
-            lt.left_at.pop(conn.seat, None)
-            self._presence(lt)
-        lt.changed.set()
+        self._idle.pop(lt.id, None)
+        self._connections_changed(lt)
 
     def disconnect(self, lt: LiveTable, conn: Sender) -> None:
         """A connection closed."""
         lt.conns.discard(conn)
-        if conn.seat is not None and not lt.connected(conn.seat):
-            lt.left_at[conn.seat] = time.monotonic()
+        self._connections_changed(lt)
+
+    def _connections_changed(self, lt: LiveTable) -> None:
+        if self._recount(lt):
             self._presence(lt)
+        if self.shared:
+            self.bus.publish({"t": "presence", "table": lt.id, "seats": _seats_here(lt)})
         lt.changed.set()
+
+    def _recount(self, lt: LiveTable) -> bool:
+        """Note since when each player has had no connection, here or at another process.
+
+        Returns whether that changed.
+        """
+        changed = False
+        for s in lt.seats:
+            if s.kind != "guest" or lt.connected(s.seat):
+                if lt.left_at.pop(s.seat, None) is not None:
+                    changed = True
+            elif s.seat not in lt.left_at:
+                lt.left_at[s.seat] = time.monotonic()
+                changed = True
+        return changed
 
     def _presence(self, lt: LiveTable) -> None:
         summary = lt.summary(self.settings.grace)
@@ -540,11 +682,13 @@ class TableService:
 
     # ----- the driver ------------------------------------------------------------------------
     def _drive(self, lt: LiveTable) -> None:
+        if not self.owns(lt):
+            return
         if lt.driver is None or lt.driver.done():
             lt.driver = asyncio.create_task(self._driver(lt), name=f"table {lt.id}")
 
     async def _driver(self, lt: LiveTable) -> None:
-        while not self._closing and lt.status not in ("over", "closed"):
+        while not self._closing and lt.status not in ("over", "closed") and self.owns(lt):
             lt.changed.clear()
             try:
                 wait = await self._step(lt)
@@ -619,6 +763,8 @@ class TableService:
         try:
             await self.act(lt, seat, version, text, by=by)
         except ServiceError as exc:
+            if exc.code == "unavailable":
+                return 1.0
             if exc.code not in ("stale", "turn", "hand-over", "back"):
                 log.error("table %s: bot %r refused: %s", lt.id, spec, exc.message)
                 await self.act(lt, seat, lt.version, str(view.legal[0]), by=by)
@@ -628,13 +774,139 @@ class TableService:
     async def chat(self, lt: LiveTable, guest: Guest, line: str) -> None:
         """Store a chat line and send it to everyone at the table."""
         row = await self.store.add_chat(lt.id, guest.id, guest.name, line)
-        message = dumps(
+        said = chat_line(row.id, row.name, row.text, lt.seat_of(guest.id), row.created_at)
+        message = dumps({"type": "chat", "line": said})
+        lt.broadcast(lambda _seat: message)
+        self.bus.publish({"t": "chat", "table": lt.id, "line": said})
+
+    # ----- several processes -----------------------------------------------------------------
+    async def _on_message(self, msg: dict[str, Any]) -> None:
+        """A message of another process (see :mod:`buraco.server.bus`)."""
+        kind, proc = msg.get("t"), msg.get("p")
+        if not isinstance(proc, str):
+            return
+        self.procs[proc] = time.monotonic()
+        if kind == "alive":
+            tables = msg.get("tables")
+            if isinstance(tables, dict):
+                self._heard(proc, tables)
+            return
+        table_id = msg.get("table")
+        if kind == "presence" and isinstance(table_id, str):
+            self._remote_presence(table_id, proc, msg.get("seats"))
+            return
+        lt = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if lt is None:
+            return
+        if kind == "event":
+            version = msg["version"]
+            async with lt.lock:
+                if version == lt.version + 1:
+                    self._apply(lt, version, msg["kind"], msg["data"])
+                elif version > lt.version:  # one or more were missed: the database has them
+                    await self._catch_up(lt)
+        elif kind == "chat":
+            message = dumps({"type": "chat", "line": msg["line"]})
+            lt.broadcast(lambda _seat: message)
+        elif kind == "ready":
+            g = lt.game
+            if g is not None and g.hand_number == msg.get("hand") and g.is_hand_over():
+                lt.ready.add(int(msg["seat"]))
+                lt.changed.set()
+        elif kind == "table":
+            await self._sync(lt)
+
+    def _remote_presence(self, table_id: str, proc: str, seats: object) -> None:
+        entries = self.presence.setdefault(table_id, {})
+        if isinstance(seats, list) and seats:
+            entries[proc] = (frozenset(s for s in seats if isinstance(s, int)), time.monotonic())
+        elif entries.pop(proc, None) is None:
+            return
+        lt = self.tables.get(table_id)
+        if lt is not None and self._recount(lt):
+            self._presence(lt)
+            lt.changed.set()
+
+    def _heard(self, proc: str, tables: dict[str, Any]) -> None:
+        """A process's presence at every table: what it no longer lists, it has left."""
+        for table_id, entries in self.presence.items():
+            if proc in entries and table_id not in tables:
+                self._remote_presence(table_id, proc, None)
+        for table_id, seats in tables.items():
+            self._remote_presence(table_id, proc, seats)
+
+    def _forget(self, proc: str) -> None:
+        """A process not heard from for too long: its connections are gone."""
+        self.procs.pop(proc, None)
+        self._heard(proc, {})
+
+    async def _maintain(self) -> None:
+        tick = self.settings.lease / 4
+        while not self._closing:
+            await asyncio.sleep(tick)
+            try:
+                await self._maintain_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("process %s: leases not kept up (%s)", self.bus.proc, exc)
+
+    async def _maintain_once(self) -> None:
+        """Renew this process's leases, say who is here, take tables no one holds, catch up."""
+        lease = self.settings.lease
+        tick = lease / 4
+        now_m = time.monotonic()
+        self.bus.publish(
             {
-                "type": "chat",
-                "line": chat_line(row.id, row.name, row.text, lt.seat_of(guest.id), row.created_at),
+                "t": "alive",
+                "tables": {
+                    lt.id: seats for lt in self.tables.values() if (seats := _seats_here(lt))
+                },
             }
         )
-        lt.broadcast(lambda _seat: message)
+        for proc, heard in list(self.procs.items()):
+            if now_m - heard > 3 * tick:
+                self._forget(proc)
+        held = await self.store.renew(self.bus.proc, time.time() + lease)
+        for table_id in self.owned - held:  # another process took it (this one was too slow)
+            self.owned.discard(table_id)
+            lost = self.tables.get(table_id)
+            if lost is not None and lost.driver is not None:
+                lost.driver.cancel()
+        orphans = await self.store.orphans(time.time(), 500)
+        random.shuffle(orphans)
+        share = math.ceil(len(orphans) / (1 + len(self.procs)))
+        for table_id in orphans[:share]:
+            if await self.store.claim(table_id, self.bus.proc, time.time() + lease, time.time()):
+                self.owned.add(table_id)
+                lt = await self.get(table_id)
+                if lt is None:
+                    self.owned.discard(table_id)
+                    continue
+                await self._sync(lt)
+                self._drive(lt)
+        live = [lt.id for lt in self.tables.values() if lt.status in ("waiting", "playing")]
+        stored = await self.store.versions(live)
+        for table_id in live:
+            lt = self.tables.get(table_id)
+            if lt is None:
+                continue
+            version, status = stored.get(table_id, (-1, "gone"))
+            if version != lt.version or status != lt.status:
+                await self._sync(lt)
+        for lt in list(self.tables.values()):  # copies no one here looks at are let go
+            if lt.conns or lt.id in self.owned:
+                self._idle.pop(lt.id, None)
+            elif now_m - self._idle.setdefault(lt.id, now_m) > 15 * tick:
+                self._idle.pop(lt.id, None)
+                self.tables.pop(lt.id, None)
+                if not self.presence.get(lt.id):
+                    self.presence.pop(lt.id, None)
+
+
+def _seats_here(lt: LiveTable) -> list[int]:
+    """The seats with a connection at this process."""
+    return sorted({c.seat for c in lt.conns if c.seat is not None})
 
 
 MAX_BOT_SECONDS = 2.0

@@ -38,6 +38,15 @@ class Settings:
     """Frames waiting for a slow client before it is disconnected."""
     secure_cookie: bool = False
     """Send the guest cookie only over HTTPS (behind a TLS proxy)."""
+    bus_url: str = ""
+    """Redis URL of the bus shared by several server processes; empty: this process alone."""
+    lease: float = 10.0
+    """Seconds a process holds a table it drives (deals, bots, timers) unless it renews;
+    when a process dies, another takes its tables this long after its last renewal."""
+    chat_per_table_minute: int = 60
+    """Chat lines one table may receive a minute, from all its connections together."""
+    connections_per_guest: int = 8
+    """Connections one guest may have open at one server process."""
 
     def url(self) -> str:
         """The database URL to open."""

@@ -29,6 +29,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -346,16 +347,89 @@ class Store:
                 await s.execute(delete(model).where(model.table_id == table_id))
             await s.execute(delete(TableRow).where(TableRow.id == table_id))
 
+    # ----- leases (several processes) -------------------------------------------------------
+    async def claim(self, table_id: str, owner: str, until: float, now: float) -> bool:
+        """Take an unfinished table's lease when it has no owner, is ours, or has run out."""
+        q = (
+            update(TableRow)
+            .where(
+                TableRow.id == table_id,
+                TableRow.status.in_(("waiting", "playing")),
+                or_(
+                    TableRow.owner.is_(None),
+                    TableRow.owner == owner,
+                    TableRow.lease_until < now,
+                ),
+            )
+            .values(owner=owner, lease_until=until)
+        )
+        async with self.engine.begin() as conn:
+            return (await conn.execute(q)).rowcount == 1
+
+    async def renew(self, owner: str, until: float) -> set[str]:
+        """Extend every lease an owner still holds; the ids of those tables."""
+        q = (
+            update(TableRow)
+            .where(TableRow.owner == owner, TableRow.status.in_(("waiting", "playing")))
+            .values(lease_until=until)
+            .returning(TableRow.id)
+        )
+        async with self.engine.begin() as conn:
+            return {r[0] for r in await conn.execute(q)}
+
+    async def orphans(self, now: float, limit: int) -> list[str]:
+        """Unfinished tables that no process holds (no owner, or its lease ran out)."""
+        q = (
+            select(TableRow.id)
+            .where(
+                TableRow.status.in_(("waiting", "playing")),
+                or_(TableRow.owner.is_(None), TableRow.lease_until < now),
+            )
+            .order_by(TableRow.lease_until)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [r[0] for r in await conn.execute(q)]
+
+    async def release(self, owner: str) -> None:
+        """Give up every lease of an owner (it is stopping): others take its tables at once."""
+        q = update(TableRow).where(TableRow.owner == owner).values(owner=None, lease_until=None)
+        async with self.engine.begin() as conn:
+            await conn.execute(q)
+
+    async def versions(self, table_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The stored version and status of tables (a deleted table is missing)."""
+        out: dict[str, tuple[int, str]] = {}
+        async with self.engine.connect() as conn:
+            for start in range(0, len(table_ids), 500):
+                q = select(TableRow.id, TableRow.version, TableRow.status).where(
+                    TableRow.id.in_(table_ids[start : start + 500])
+                )
+                for tid, version, status in await conn.execute(q):
+                    out[tid] = (version, status)
+        return out
+
     # ----- games -----------------------------------------------------------------------------
     async def finish_table(
         self, table_id: str, game: GameRow, players: Sequence[tuple[int, str]]
     ) -> int:
-        """Store a table's finished game, who played it, and mark the table over; the game's id."""
+        """Store a table's finished game, who played it, and mark the table over; the game's id.
+
+        Done once: when the table is already over (another process finished it), the
+        game stored then is kept and its id returned.
+        """
         async with self.session.begin() as s:
+            done = await s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status != "over")
+                .values(status="over", owner=None, lease_until=None)
+            )
+            if done.rowcount == 0:  # type: ignore[attr-defined]
+                found = await s.execute(select(GameRow.id).where(GameRow.table_id == table_id))
+                return int(found.scalar_one())
             s.add(game)
             await s.flush()
             s.add_all(GamePlayer(game_id=game.id, seat=seat, guest_id=g) for seat, g in players)
-            await s.execute(update(TableRow).where(TableRow.id == table_id).values(status="over"))
         return game.id
 
     async def game(self, game_id: int) -> GameRow | None:

@@ -121,6 +121,8 @@ class LiveTable:
     recent: deque[tuple[int, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=RECENT))
     left_at: dict[int, float] = field(default_factory=dict)
     """Seats whose player has no connection: since when (monotonic seconds)."""
+    remote: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict)
+    """Per other server process: the seats with a connection there (and when it said so)."""
     turn_since: float = field(default_factory=time.monotonic)
     hand_over_at: float = 0.0
     driver: asyncio.Task[None] | None = None
@@ -240,7 +242,9 @@ class LiveTable:
 
     def connected(self, seat: int) -> bool:
         """Whether the player of a seat has a connection open."""
-        return any(c.seat == seat for c in self.conns)
+        return any(c.seat == seat for c in self.conns) or any(
+            seat in seats for seats, _ in self.remote.values()
+        )
 
     def away(self, seat: int, grace: float) -> bool:
         """Whether a guest's seat has been without a connection for longer than ``grace``."""

@@ -1,0 +1,294 @@
+"""Several server processes over one PostgreSQL database and a Redis bus.
+
+Each "process" here is a table service of its own (its own store, bus, leases and
+live tables) in one event loop, talking to the others only through the real
+PostgreSQL and the real Redis, as separate processes do. Real processes killed
+with SIGKILL are in ``test_cluster_processes.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("redis", reason="the server extra is not installed")
+
+from buraco.server.botpool import BotPool
+from buraco.server.bus import make_bus
+from buraco.server.service import Guest, ServiceError, TableService, TableSpec, token_hash
+from buraco.server.store import Store
+from buraco.server.tables import Sender
+from buraco.views import seat_view
+from serverkit import make_settings
+
+class Conn(Sender):
+    """A connection at one process's copy of a table, keeping every frame it is sent."""
+
+    def __init__(self, seat: int | None, guest_id: str | None) -> None:
+        self.seat = seat
+        self.guest_id = guest_id
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, frame: str) -> None:
+        self.frames.append(json.loads(frame))
+
+    def versions(self) -> list[int]:
+        return [f["version"] for f in self.frames if f["type"] == "event"]
+
+
+async def until(check: Callable[[], Any], seconds: float = 10.0) -> Any:
+    """Wait for ``check`` to hold; fail after ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = check()
+        if got:
+            return got
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+@pytest.fixture
+async def site(fresh_pg: str, redis_url: str) -> AsyncIterator[Site]:
+    """A fresh site: its own PostgreSQL database, processes added by the test."""
+    s = Site(fresh_pg, redis_url)
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+class Site:
+    """Processes sharing one database and bus."""
+
+    def __init__(self, db: str, bus: str) -> None:
+        self.db = db
+        self.bus = bus
+        self.procs: list[TableService] = []
+
+    async def process(self, lease: float = 60.0, **settings: Any) -> TableService:
+        """Start one more process (a long lease: leases play no part unless a test says)."""
+        store = await Store.open(self.db)
+        svc = TableService(
+            store,
+            make_settings(self.db, bus_url=self.bus, lease=lease, **settings),
+            BotPool(0),
+            make_bus(self.bus, self.db),
+        )
+        await svc.start()
+        self.procs.append(svc)
+        return svc
+
+    async def stop(self, svc: TableService) -> None:
+        """Stop a process cleanly (its leases given up)."""
+        self.procs.remove(svc)
+        await svc.stop()
+        svc.pool.close()
+        await svc.store.close()
+
+    async def crash(self, svc: TableService) -> None:
+        """Stop a process as a crash would: nothing given up, nothing more said."""
+        self.procs.remove(svc)
+        svc._closing = True
+        tasks = [svc._maintainer] + [lt.driver for lt in svc.tables.values()]
+        for t in tasks:
+            if t is not None:
+                t.cancel()
+        await svc.bus.close()
+        await svc.store.close()
+        svc.pool.close()
+
+    async def close(self) -> None:
+        for svc in list(self.procs):
+            await self.stop(svc)
+
+    async def guest(self, svc: TableService, name: str) -> Guest:
+        gid = secrets.token_hex(8)
+        await svc.store.add_guest(gid, token_hash(secrets.token_hex(8)), name)
+        return Guest(gid, name)
+
+
+def _legal(svc: TableService, table: str, seat: int) -> str:
+    g = svc.tables[table].game
+    assert g is not None
+    return str(seat_view(g, seat).legal[0])
+
+
+async def _two_players(site: Site) -> tuple[TableService, TableService, str, Conn, Conn]:
+    """Process A with Ana at seat 0, process B with Bea at seat 1, the first hand dealt."""
+    a = await site.process()
+    b = await site.process()
+    ana, bea = await site.guest(a, "Ana"), await site.guest(b, "Bea")
+    lt_a, _ = await a.create(
+        ana, TableSpec("aberto", 2, {}, [{"kind": "me"}, {"kind": "open"}], pace=0)
+    )
+    lt_b = await b.get(lt_a.id)
+    assert lt_b is not None
+    await b.join(lt_b, bea, 1, None)
+    ca, cb = Conn(0, ana.id), Conn(1, bea.id)
+    a.connect(lt_a, ca)
+    b.connect(lt_b, cb)
+    # A made the table, so A drives it: it hears the seat taken at B and deals
+    await until(lambda: lt_b.game is not None and lt_b.version == lt_a.version)
+    return a, b, lt_a.id, ca, cb
+
+
+async def test_a_move_made_at_one_process_is_seen_at_once_at_the_other(site: Site) -> None:
+    a, b, table, ca, cb = await _two_players(site)
+    assert table in a.owned and table not in b.owned
+    lt = {0: a.tables[table], 1: b.tables[table]}
+    svc = {0: a, 1: b}
+    for _ in range(12):
+        g = lt[0].game
+        assert g is not None
+        seat = g.turn
+        version = lt[seat].version
+        start = time.monotonic()
+        await svc[seat].act(lt[seat], seat, version, _legal(svc[seat], table, seat))
+        other = 1 - seat
+        # through the bus, not the leases' minute-long catch-up
+        await until(lambda o=other, v=version: lt[o].version == v + 1, 2.0)
+        assert time.monotonic() - start < 2.0
+    assert lt[0].version == lt[1].version
+    for seat in (0, 1):  # both copies give each seat the same view
+        g0, g1 = lt[0].game, lt[1].game
+        assert g0 is not None and g1 is not None
+        assert seat_view(g0, seat).to_dict() == seat_view(g1, seat).to_dict()
+    # each connection got every version once, in order, from its own process
+    for conn in (ca, cb):
+        vs = conn.versions()
+        assert vs == list(range(vs[0], lt[0].version + 1))
+
+
+async def test_two_processes_racing_on_one_version_commit_exactly_one(site: Site) -> None:
+    a, b, table, ca, cb = await _two_players(site)
+    lt_a, lt_b = a.tables[table], b.tables[table]
+    g = lt_a.game
+    assert g is not None
+    seat, version = g.turn, lt_a.version
+    action = _legal(a, table, seat)
+    # both copies are at the same version; both check the action and try to commit it
+    results = await asyncio.gather(
+        a.act(lt_a, seat, version, action),
+        b.act(lt_b, seat, version, action),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert results.count(None) == 1 and len(refused) == 1, results
+    assert refused[0].code == "stale"
+    # the loser read the winner's entry from the database: both at the next version
+    assert lt_a.version == lt_b.version == version + 1
+    events = await a.store.events(table, after=version)
+    assert [e.version for e in events] == [version + 1]
+    await asyncio.sleep(0.3)  # the bus message of the winner arrives late, and is ignored
+    for conn in (ca, cb):
+        assert conn.versions().count(version + 1) == 1
+
+
+async def test_events_missed_while_redis_was_away_are_read_from_the_database(
+    site: Site,
+) -> None:
+    import redis.asyncio as redis
+
+    a, b, table, ca, cb = await _two_players(site)
+    lt_a, lt_b = a.tables[table], b.tables[table]
+    admin = redis.from_url(site.bus)
+    before = lt_b.version
+    try:
+        for _ in range(3):
+            # every connection to Redis but this one is cut, the listeners' included
+            await admin.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+            await admin.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
+            g = lt_a.game
+            assert g is not None
+            seat = g.turn
+            s, lt = (a, lt_a) if seat == 0 else (b, lt_b)
+            await s.act(lt, seat, lt.version, _legal(s, table, seat))
+            await until(lambda: lt_a.version == lt_b.version, 10)
+    finally:
+        await admin.aclose()
+    assert lt_b.version == before + 3
+    # nothing skipped, nothing twice, at either process's connections
+    for conn in (ca, cb):
+        vs = conn.versions()
+        assert vs == list(range(vs[0], lt_a.version + 1))
+    assert a.bus.connected and b.bus.connected
+
+
+async def test_a_process_that_dies_leaves_its_tables_to_another_when_the_lease_runs_out(
+    site: Site,
+) -> None:
+    a = await site.process(lease=1.0)
+    b = await site.process(lease=1.0)
+    bob = await site.guest(a, "Bob")
+    bots = [{"kind": "bot", "bot": "greedy"}] * 4
+    lt_a, _ = await a.create(bob, TableSpec("aberto", 4, {}, bots, pace=0.05))
+    await until(lambda: lt_a.version > 5)
+    assert lt_a.id in a.owned and lt_a.id not in b.owned
+    await site.crash(a)
+    died_at = time.monotonic()
+    stopped = (await b.store.versions([lt_a.id]))[lt_a.id][0]
+    # B takes the table once A's lease (1 s) has run out, and its bots play on
+    await until(lambda: lt_a.id in b.owned and lt_a.id in b.tables, 10)
+    assert time.monotonic() - died_at >= 0.5
+    lt_b = b.tables[lt_a.id]
+    await until(lambda: lt_b.version > stopped + 5, 10)
+    events = await b.store.events(lt_a.id)
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+
+
+async def test_a_process_that_stops_cleanly_hands_its_tables_over_at_once(site: Site) -> None:
+    a = await site.process(lease=2.0)
+    b = await site.process(lease=2.0)
+    bob = await site.guest(a, "Bob")
+    bots = [{"kind": "bot", "bot": "greedy"}] * 2
+    lt_a, _ = await a.create(bob, TableSpec("aberto", 2, {}, bots, pace=0.05))
+    await until(lambda: lt_a.version > 3)
+    await site.stop(a)
+    # its lease given up: the next round of B's leases (every half second) takes it
+    await until(lambda: lt_a.id in b.owned, 1.5)
+
+
+async def test_presence_at_another_process_keeps_a_player_from_the_stand_in(site: Site) -> None:
+    a, b, table, ca, cb = await _two_players(site)
+    lt_a = a.tables[table]
+    # Bea is connected at B only: A, which drives the table, counts her as there
+    assert lt_a.connected(1) and 1 not in lt_a.left_at
+    lt_b = b.tables[table]
+    b.disconnect(lt_b, cb)
+    await until(lambda: 1 in lt_a.left_at, 2)
+    assert not lt_a.connected(1)
+    b.connect(lt_b, cb)
+    await until(lambda: 1 not in lt_a.left_at, 2)
+
+
+async def test_a_process_not_heard_from_loses_its_connections_presence(site: Site) -> None:
+    a = await site.process(lease=1.0)
+    b = await site.process(lease=1.0)
+    ana, bea = await site.guest(a, "Ana"), await site.guest(b, "Bea")
+    lt_a, _ = await a.create(
+        ana, TableSpec("aberto", 2, {}, [{"kind": "me"}, {"kind": "open"}], pace=0)
+    )
+    lt_b = await b.get(lt_a.id)
+    assert lt_b is not None
+    await b.join(lt_b, bea, 1, None)
+    b.connect(lt_b, Conn(1, bea.id))
+    await until(lambda: lt_a.connected(1))
+    await site.crash(b)
+    # B's connections went with it; after three quiet rounds A counts Bea as gone
+    await until(lambda: not lt_a.connected(1), 5)
+    assert 1 in lt_a.left_at
+
+
+async def test_chat_and_ready_reach_the_other_process(site: Site) -> None:
+    a, b, table, ca, cb = await _two_players(site)
+    ana = Guest(a.tables[table].seats[0].guest_id or "", "Ana")
+    await a.chat(a.tables[table], ana, "olá <b>")
+    await until(lambda: any(f["type"] == "chat" and "line" in f for f in cb.frames), 2)
+    line = next(f["line"] for f in cb.frames if f["type"] == "chat" and "line" in f)
+    assert line["text"] == "olá <b>" and line["name"] == "Ana"
