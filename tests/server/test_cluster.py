@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -23,9 +25,10 @@ from buraco.server.botpool import BotPool
 from buraco.server.bus import make_bus
 from buraco.server.service import Guest, ServiceError, TableService, TableSpec, token_hash
 from buraco.server.store import Store
-from buraco.server.tables import Sender
+from buraco.server.tables import LiveTable, Sender
 from buraco.views import seat_view
 from serverkit import make_settings
+
 
 class Conn(Sender):
     """A connection at one process's copy of a table, keeping every frame it is sent."""
@@ -113,6 +116,10 @@ class Site:
         return Guest(gid, name)
 
 
+def _at(lt: LiveTable, version: int) -> bool:
+    return lt.version == version
+
+
 def _legal(svc: TableService, table: str, seat: int) -> str:
     g = svc.tables[table].game
     assert g is not None
@@ -150,9 +157,8 @@ async def test_a_move_made_at_one_process_is_seen_at_once_at_the_other(site: Sit
         version = lt[seat].version
         start = time.monotonic()
         await svc[seat].act(lt[seat], seat, version, _legal(svc[seat], table, seat))
-        other = 1 - seat
         # through the bus, not the leases' minute-long catch-up
-        await until(lambda o=other, v=version: lt[o].version == v + 1, 2.0)
+        await until(partial(_at, lt[1 - seat], version + 1), 2.0)
         assert time.monotonic() - start < 2.0
     assert lt[0].version == lt[1].version
     for seat in (0, 1):  # both copies give each seat the same view
@@ -202,8 +208,8 @@ async def test_events_missed_while_redis_was_away_are_read_from_the_database(
     try:
         for _ in range(3):
             # every connection to Redis but this one is cut, the listeners' included
-            await admin.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
-            await admin.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
+            await admin.client_kill_filter(_type="pubsub")
+            await admin.client_kill_filter(_type="normal", skipme=True)
             g = lt_a.game
             assert g is not None
             seat = g.turn
@@ -255,7 +261,7 @@ async def test_a_process_that_stops_cleanly_hands_its_tables_over_at_once(site: 
 
 
 async def test_presence_at_another_process_keeps_a_player_from_the_stand_in(site: Site) -> None:
-    a, b, table, ca, cb = await _two_players(site)
+    a, b, table, _ca, cb = await _two_players(site)
     lt_a = a.tables[table]
     # Bea is connected at B only: A, which drives the table, counts her as there
     assert lt_a.connected(1) and 1 not in lt_a.left_at
@@ -285,10 +291,43 @@ async def test_a_process_not_heard_from_loses_its_connections_presence(site: Sit
     assert 1 in lt_a.left_at
 
 
-async def test_chat_and_ready_reach_the_other_process(site: Site) -> None:
-    a, b, table, ca, cb = await _two_players(site)
+async def test_chat_reaches_the_other_process(site: Site) -> None:
+    a, _b, table, _ca, cb = await _two_players(site)
     ana = Guest(a.tables[table].seats[0].guest_id or "", "Ana")
     await a.chat(a.tables[table], ana, "olá <b>")
     await until(lambda: any(f["type"] == "chat" and "line" in f for f in cb.frames), 2)
     line = next(f["line"] for f in cb.frames if f["type"] == "chat" and "line" in f)
     assert line["text"] == "olá <b>" and line["name"] == "Ana"
+
+
+async def test_ready_at_one_process_lets_the_driving_process_deal(site: Site) -> None:
+    a = await site.process(hand_pause=60.0)
+    b = await site.process(hand_pause=60.0)
+    ana, bea = await site.guest(a, "Ana"), await site.guest(b, "Bea")
+    lt_a, _ = await a.create(
+        ana, TableSpec("aberto", 2, {}, [{"kind": "me"}, {"kind": "open"}], pace=0)
+    )
+    lt_b = await b.get(lt_a.id)
+    assert lt_b is not None
+    await b.join(lt_b, bea, 1, None)
+    a.connect(lt_a, Conn(0, ana.id))
+    b.connect(lt_b, Conn(1, bea.id))
+    await until(lambda: lt_b.game is not None and lt_b.version == lt_a.version)
+    rng = random.Random(5)
+    g = lt_a.game
+    assert g is not None
+    while not g.is_hand_over():  # a hand played to its end by both
+        seat = g.turn
+        s, lt = (a, lt_a) if seat == 0 else (b, lt_b)
+        mine = lt.game
+        assert mine is not None
+        await s.act(lt, seat, lt.version, str(rng.choice(seat_view(mine, seat).legal)))
+        await until(lambda: lt_b.version == lt_a.version, 2)
+    await until(lambda: lt_b.version == lt_a.version, 2)
+    over = lt_a.version
+    await a.ready(lt_a, 0)
+    await asyncio.sleep(0.3)
+    assert lt_a.version == over  # one player ready: A waits for the other (60 s)
+    await b.ready(lt_b, 1)  # told at B, heard at A, which deals at once
+    await until(lambda: lt_a.version == over + 1 and lt_b.version == over + 1, 3)
+    assert g.hand_number == 1

@@ -27,7 +27,9 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import secrets
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -55,8 +57,8 @@ class Bus:
     """Whether other processes share this site (and its database)."""
 
     def __init__(self) -> None:
-        self.proc = secrets.token_hex(6)
-        """This process's name on the bus and in the tables' leases."""
+        self.proc = f"{socket.gethostname()[:20]}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process's name on the bus and in the tables' leases: host, pid and a nonce."""
         self.connected = True
         """Whether the bus is reachable now."""
         self.dropped = 0
