@@ -169,6 +169,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and isinstance(exc.__cause__, UnicodeDecodeError):
+            # a body that is not UTF-8 is as malformed as one that is not JSON: 422 too
+            error = {"code": "request", "message": "the body is not JSON (not UTF-8 text)"}
+            return JSONResponse({"error": error}, status_code=422)
         codes = {404: "not-found", 405: "method", 413: "too-large"}
         error = {"code": codes.get(exc.status_code, "request"), "message": str(exc.detail)}
         return JSONResponse({"error": error}, status_code=exc.status_code, headers=exc.headers)

@@ -12,7 +12,7 @@ import secrets
 from datetime import UTC, datetime
 from functools import lru_cache
 from importlib.resources import files
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Cookie, Depends, Query, Request, Response, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -146,16 +146,176 @@ class JoinIn(_Body):
     invite: Annotated[str | None, Field(max_length=100)] = None
 
 
-class Created(BaseModel):
+class _Out(BaseModel):
+    """A response as the schema documents it: no key beyond those listed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatOut(_Out):
+    """One seat of a table as everyone sees it (no guest id, no invite code)."""
+
+    seat: int
+    kind: Literal["open", "invite", "bot", "guest"]
+    name: str
+    bot: str | None
+    connected: Annotated[bool, Field(description="the player has a connection open")]
+    away: Annotated[bool, Field(description="gone longer than the grace period: a bot plays")]
+
+
+class TableOut(_Out):
+    """A table's summary (docs/protocol.md, the table summary)."""
+
+    id: str
+    preset: str
+    players: int
+    options: Annotated[dict[str, Any], Field(description="the options changed from the preset")]
+    public: bool
+    pace: float
+    turn_timer: int
+    minutes: int
+    started_at: Annotated[float | None, Field(description="the first deal, seconds since 1970")]
+    status: Literal["waiting", "playing", "over", "closed"]
+    version: int
+    hand: Annotated[int | None, Field(description="the hand being played, from 1")]
+    totals: list[int] | None
+    open_seats: list[int]
+    invite_seats: list[int]
+    seats: list[SeatOut]
+    game: Annotated[int | None, Field(description="the finished game, once the match is over")]
+    rematch: Annotated[str | None, Field(description="the rematch table, once made")]
+
+
+class Created(_Out):
     """A table just made, with its invite code when it has one."""
 
-    table: dict[str, Any]
+    table: TableOut
     invite: str | None
     link: str
 
 
+class TablesOut(_Out):
+    """The public tables waiting for players or being played."""
+
+    tables: list[TableOut]
+
+
+class TableAnswer(_Out):
+    """A table, and the seat the asking guest holds there (``you``; null: none)."""
+
+    table: TableOut
+    you: int | None = None
+
+
+class GameOut(_Out):
+    """A finished game's summary."""
+
+    id: int
+    table: str
+    finished_at: Annotated[str, Field(description="ISO 8601, UTC")]
+    preset: str
+    players: int
+    names: list[str]
+    totals: list[int]
+    winner: int | None
+    hands: int
+
+
+class GamesOut(_Out):
+    """Finished games, newest first."""
+
+    games: list[GameOut]
+
+
+class ReplayOut(_Out):
+    """A finished game's position after ``step`` actions of ``hand``, every hand shown."""
+
+    hand: int
+    hands: int
+    step: int
+    steps: int
+    action: Annotated[
+        list[int | str] | None,
+        Field(min_length=2, max_length=2, description="the last action applied: [seat, text]"),
+    ]
+    cards: Annotated[list[list[str]], Field(description="every seat's hand")]
+    view: Annotated[dict[str, Any], Field(description="the spectator's view (docs/protocol.md)")]
+
+
+class PresetOut(_Out):
+    """A preset: its player counts and every option's value for each count."""
+
+    name: str
+    title: str
+    players: list[int]
+    defaults: dict[str, dict[str, Any]]
+
+
+class OptionOut(_Out):
+    """A rule option: its kind and, for a whole number, its bounds."""
+
+    name: str
+    help: str
+    type: Literal["choice", "bool", "int", "sizes", "text"]
+    choices: list[str] | None = None
+    min: int | None = None
+    max: int | None = None
+
+
+class PresetsOut(_Out):
+    """Every preset and every rule option."""
+
+    presets: list[PresetOut]
+    options: list[OptionOut]
+
+
+class Health(_Out):
+    """Whether the database can be read and written."""
+
+    ok: bool
+
+
+class ErrorDetail(_Out):
+    """What was refused and why."""
+
+    code: Annotated[str, Field(description="what kind of refusal, e.g. name, rules, not-found")]
+    message: Annotated[str, Field(description="what is wrong and what is allowed")]
+    field: Annotated[str, Field(description="the request field it is about")] = ""
+    rule: Annotated[str, Field(description="the engine's rule identifier")] = ""
+
+
+class ErrorOut(_Out):
+    """Every refusal of the REST API has this shape, with the HTTP status."""
+
+    error: ErrorDetail
+
+
+_REFUSALS = {
+    400: "a value the server does not allow (the message says what is)",
+    401: "no guest: choose a name first (POST /api/guests)",
+    403: "not allowed: a private table or an invite seat without its code, not a player",
+    404: "no such table, game, seat or hand",
+    409: "not now: the match started, the seat is taken, the match is not over, or the table "
+    "changed under this server",
+    413: "a request body over 64 KiB",
+    422: "a malformed request: not JSON, a missing or extra key, a wrong type",
+    429: "a guest's limit of unfinished tables",
+    503: "the database is not answering: nothing was done; try again (Retry-After)",
+}
+
+
+def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route's refusals, each with the one error shape.
+
+    Every route that reads the database may also answer 503 while it is away.
+    """
+    return {s: {"model": ErrorOut, "description": _REFUSALS[s]} for s in (*statuses, 503)}
+
+
 # ----- guests ------------------------------------------------------------------------------------
-@router.post("/api/guests", response_model=GuestOut, tags=["guests"])
+@router.post(
+    "/api/guests", response_model=GuestOut, tags=["guests"], responses=_refusals(400, 413, 422)
+)
 async def new_guest(
     body: NameIn, request: Request, response: Response, service: Svc, guest: MaybeGuest
 ) -> GuestOut:
@@ -183,14 +343,16 @@ async def new_guest(
     return GuestOut(id=guest_id, name=name)
 
 
-@router.get("/api/me", response_model=GuestOut, tags=["guests"])
+@router.get("/api/me", response_model=GuestOut, tags=["guests"], responses=_refusals(401, 422))
 async def me(guest: NeedGuest) -> GuestOut:
     """The guest of the cookie (401 without one)."""
     return GuestOut(id=guest.id, name=guest.name)
 
 
 # ----- rules -------------------------------------------------------------------------------------
-@router.get("/api/presets", tags=["rules"])
+@router.get(
+    "/api/presets", tags=["rules"], response_model=None, responses={200: {"model": PresetsOut}}
+)
 async def presets() -> dict[str, Any]:
     """Every preset with its player counts and default options, and every option's kind."""
     return _presets()
@@ -232,7 +394,9 @@ def _presets() -> dict[str, Any]:
 
 
 # ----- tables ------------------------------------------------------------------------------------
-@router.get("/api/tables", tags=["tables"])
+@router.get(
+    "/api/tables", tags=["tables"], response_model=None, responses={200: {"model": TablesOut}}
+)
 async def list_tables(request: Request, service: Svc) -> dict[str, Any]:
     """Public tables waiting for players or being played."""
     settings: Settings = request.app.state.settings
@@ -245,7 +409,13 @@ async def list_tables(request: Request, service: Svc) -> dict[str, Any]:
     return {"tables": tables[:200]}
 
 
-@router.post("/api/tables", response_model=Created, status_code=201, tags=["tables"])
+@router.post(
+    "/api/tables",
+    response_model=Created,
+    status_code=201,
+    tags=["tables"],
+    responses=_refusals(400, 401, 413, 422, 429),
+)
 async def create_table(body: TableIn, request: Request, service: Svc, guest: NeedGuest) -> Created:
     """Make a table. A rules error names the option (``field``) it is about."""
     if "players" in body.options:
@@ -265,10 +435,17 @@ async def create_table(body: TableIn, request: Request, service: Svc, guest: Nee
     lt, invite = await service.create(guest, spec)
     settings: Settings = request.app.state.settings
     link = f"/#/table/{lt.id}" + (f"?invite={invite}" if invite else "")
-    return Created(table=lt.summary(settings.grace), invite=invite, link=link)
+    return Created(
+        table=TableOut.model_validate(lt.summary(settings.grace)), invite=invite, link=link
+    )
 
 
-@router.get("/api/tables/{table_id}", tags=["tables"])
+@router.get(
+    "/api/tables/{table_id}",
+    tags=["tables"],
+    response_model=None,
+    responses={200: {"model": TableAnswer}, **_refusals(404, 422)},
+)
 async def get_table(
     table_id: str,
     request: Request,
@@ -284,7 +461,12 @@ async def get_table(
     }
 
 
-@router.post("/api/tables/{table_id}/join", tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/join",
+    tags=["tables"],
+    response_model=None,
+    responses={200: {"model": TableAnswer}, **_refusals(401, 403, 404, 409, 413, 422)},
+)
 async def join_table(
     table_id: str, body: JoinIn, request: Request, service: Svc, guest: NeedGuest
 ) -> dict[str, Any]:
@@ -294,7 +476,12 @@ async def join_table(
     return {"table": lt.summary(request.app.state.settings.grace), "you": body.seat}
 
 
-@router.post("/api/tables/{table_id}/leave", tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/leave",
+    tags=["tables"],
+    response_model=None,
+    responses={200: {"model": TableAnswer}, **_refusals(401, 404, 409, 422)},
+)
 async def leave_table(
     table_id: str, request: Request, service: Svc, guest: NeedGuest
 ) -> dict[str, Any]:
@@ -304,7 +491,12 @@ async def leave_table(
     return {"table": lt.summary(request.app.state.settings.grace)}
 
 
-@router.post("/api/tables/{table_id}/rematch", tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/rematch",
+    tags=["tables"],
+    response_model=None,
+    responses={200: {"model": TableAnswer}, **_refusals(401, 403, 404, 409, 422)},
+)
 async def rematch(
     table_id: str, request: Request, service: Svc, guest: NeedGuest
 ) -> dict[str, Any]:
@@ -334,7 +526,12 @@ def _game_summary(row: Any) -> dict[str, Any]:
     }
 
 
-@router.get("/api/games", tags=["games"])
+@router.get(
+    "/api/games",
+    tags=["games"],
+    response_model=None,
+    responses={200: {"model": GamesOut}, **_refusals(401, 422)},
+)
 async def list_games(
     service: Svc,
     guest: MaybeGuest,
@@ -358,13 +555,28 @@ async def _game(service: TableService, game_id: int) -> Any:
     return row
 
 
-@router.get("/api/games/{game_id}", tags=["games"])
+@router.get(
+    "/api/games/{game_id}",
+    tags=["games"],
+    response_model=None,
+    responses={200: {"model": GameOut}, **_refusals(404, 422)},
+)
 async def get_game(game_id: int, service: Svc) -> dict[str, Any]:
     """A finished game's summary."""
     return _game_summary(await _game(service, game_id))
 
 
-@router.get("/api/games/{game_id}/record", tags=["games"])
+@router.get(
+    "/api/games/{game_id}/record",
+    tags=["games"],
+    responses={
+        200: {
+            "description": "the game record (docs/records.md)",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        **_refusals(404, 422),
+    },
+)
 async def game_record(game_id: int, service: Svc) -> Response:
     """The game record (JSON), with each hand's commitment and salt: ``buraco verify`` checks it."""
     row = await _game(service, game_id)
@@ -375,7 +587,12 @@ async def game_record(game_id: int, service: Svc) -> Response:
     )
 
 
-@router.get("/api/games/{game_id}/replay", tags=["games"])
+@router.get(
+    "/api/games/{game_id}/replay",
+    tags=["games"],
+    response_model=None,
+    responses={200: {"model": ReplayOut}, **_refusals(404, 422)},
+)
 async def game_replay(
     game_id: int,
     service: Svc,
@@ -431,7 +648,15 @@ def _position(full: Game, hand: int, step: int) -> dict[str, Any]:
 
 
 # ----- health and the page -----------------------------------------------------------------------
-@router.get("/healthz", tags=["server"])
+@router.get(
+    "/healthz",
+    tags=["server"],
+    response_model=None,
+    responses={
+        200: {"model": Health},
+        503: {"model": Health, "description": "the database does not answer"},
+    },
+)
 async def healthz(request: Request) -> JSONResponse:
     """200 when the database can be read and written, else 503."""
     store: Store = request.app.state.store

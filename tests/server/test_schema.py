@@ -1,0 +1,247 @@
+"""The REST API against its own OpenAPI schema (``/openapi.json``), fuzzed with schemathesis.
+
+Every operation of the schema is called with requests that schemathesis
+generates from it, both valid ones and invalid ones (negative mode: wrong
+types, missing keys, values out of bounds), once without a guest cookie and
+once with a guest's. Each response must pass schemathesis's checks:
+
+- ``not_a_server_error``: no 5xx;
+- ``status_code_conformance``: the status is one the operation documents;
+- ``content_type_conformance``: the body's media type is the documented one;
+- ``response_schema_conformance``: the body validates against the documented
+  schema of that status (a refusal: ``{"error": {"code", "message", ...}}``).
+
+Random ids would rarely name anything, so the app runs on a copy of a
+database where a match was played to its end (a finished game, a table to ask
+a rematch of), a table waits for players, a private one keeps a seat for its
+invite link, a match is being played and the guest sits at a waiting table;
+about half of the generated ids, invite codes and table bodies are replaced by
+these (or by plausible table specs), so the deeper paths run too: joining,
+leaving, rematches, replays, the table limit.
+
+schemathesis's pytest integration (``from_fixture``) does not run on this
+pytest, so each operation's strategy is driven by a hypothesis test here.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import Case, GenerationMode
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
+from schemathesis.python import asgi
+
+from buraco.rules import PRESETS, option_names
+from buraco.server.app import create_app
+from buraco.server.routes import COOKIE
+from serverkit import Server, make_settings, my_turn, until
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+EXAMPLES = 40
+"""Generated requests per operation and run (an operation without inputs needs one)."""
+
+SPEC: dict[str, Any] = create_app().openapi()
+OPERATIONS = [f"{method.upper()} {path}" for path, ops in SPEC["paths"].items() for method in ops]
+
+
+@dataclass
+class World:
+    """A database with something at every id the API takes, and the guest of the runs."""
+
+    db: Path
+    token: str
+    tables: list[str]
+    invites: list[str]
+    games: list[int]
+
+
+def play_to_the_end(server: Server, table: str, who: Any) -> None:
+    """Play a seat's first legal action at each turn until the match is over."""
+    with server.ws(table, who) as ws:
+        acted = -1
+        while True:
+            m = until(ws, lambda x: my_turn(x) or (x["type"] == "table" and x["table"]["game"]))
+            if m["type"] == "table":
+                return
+            if m["version"] > acted:
+                acted = m["version"]
+                action = m["view"]["legal"][0]
+                ws.send_text(json.dumps({"type": "action", "version": acted, "action": action}))
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    db = tmp_path_factory.mktemp("schema") / "buraco.db"
+    config = make_settings(f"sqlite+aiosqlite:///{db}")
+    with TestClient(create_app(config)) as client:
+        server = Server(client, config)
+        ana, bia = server.guest("Ana"), server.guest("Bia")
+        one_hand = {"players": 2, "options": {"match_hands": 1}}
+        over = server.create(ana, [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}], **one_hand)
+        play_to_the_end(server, over["table"]["id"], ana)
+        waiting = server.create(bia, [{"kind": "me"}, {"kind": "open"}], players=2)
+        private = server.create(bia, [{"kind": "me"}, {"kind": "invite"}], players=2, public=False)
+        playing = server.create(ana, [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}], players=2)
+        seated = server.create(
+            bia, [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]
+        )
+        r = client.post(
+            f"/api/tables/{seated['table']['id']}/join", json={"seat": 1}, headers=ana.headers
+        )
+        assert r.status_code == 200, r.text
+        games = [g["id"] for g in client.get("/api/games").json()["games"]]
+        assert games
+    tables = [t["table"]["id"] for t in (over, waiting, private, playing, seated)]
+    return World(db, ana.token, tables, [private["invite"]], games)
+
+
+@pytest.fixture
+def api(world: World, tmp_path: Path) -> Iterator[schemathesis.BaseSchema]:
+    """The schema, loaded from a fresh app on a copy of the world's database."""
+    db = tmp_path / "buraco.db"
+    shutil.copy(world.db, db)
+    app = create_app(make_settings(f"sqlite+aiosqlite:///{db}"))
+    try:
+        yield schemathesis.openapi.from_asgi("/openapi.json", app)
+    finally:
+        asgi.shutdown_lifespans()
+
+
+BOTS = ["greedy", "heuristic", "random", "mcts:time=0.1", "mcts:time=3", "mcts:iterations=5000"]
+SEATS = st.one_of(
+    st.sampled_from([{"kind": "open"}, {"kind": "invite"}, {"kind": "me"}]),
+    st.fixed_dictionaries({"kind": st.just("bot"), "bot": st.sampled_from([*BOTS, "nope", ""])}),
+)
+VALUES = st.one_of(
+    st.integers(-3, 200),
+    st.booleans(),
+    st.text(max_size=6),
+    st.lists(st.integers(-1, 40), max_size=4),
+    st.none(),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+
+
+@st.composite
+def table_bodies(draw: st.DrawFn) -> dict[str, Any]:
+    """A plausible new table: a real preset and player count, seats, some options."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    players = draw(st.sampled_from(PRESETS[preset].players))
+    body: dict[str, Any] = {
+        "preset": preset,
+        "players": players,
+        "seats": draw(st.lists(SEATS, min_size=players, max_size=players)),
+        "pace": draw(st.sampled_from([0, 0.5, 5, 6, -1])),
+    }
+    if draw(st.booleans()):
+        names = st.sampled_from([n for n in option_names() if n != "players"])
+        body["options"] = draw(st.dictionaries(names, VALUES, max_size=3))
+    if draw(st.booleans()):
+        body["public"] = draw(st.booleans())
+        body["turn_timer"] = draw(st.sampled_from([0, 30, 45]))
+        body["minutes"] = draw(st.sampled_from([0, 15, 20]))
+    return body
+
+
+def run(api: schemathesis.BaseSchema, world: World, label: str, token: str | None) -> None:
+    """Fuzz one operation; a check that fails raises with the request to reproduce it."""
+    op = api.find_operation_by_label(label)
+    assert op is not None, label
+    cases = st.one_of(
+        op.as_strategy(generation_mode=GenerationMode.POSITIVE),
+        op.as_strategy(generation_mode=GenerationMode.NEGATIVE),
+    )
+
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    @given(case=cases, data=st.data())
+    def check(case: Case[Any], data: st.DataObject) -> None:
+        real = st.booleans()
+        path = case.path_parameters
+        if path is not None and "table_id" in path and data.draw(real):
+            path["table_id"] = data.draw(st.sampled_from(world.tables))
+        if path is not None and "game_id" in path and data.draw(real):
+            path["game_id"] = data.draw(st.sampled_from(world.games))
+        if label == "POST /api/tables" and data.draw(real):
+            case.body = data.draw(table_bodies())
+        if label.endswith("/join") and data.draw(real):
+            case.body = {"seat": data.draw(st.integers(-1, 6))}
+            if data.draw(st.booleans()):
+                case.body["invite"] = data.draw(st.sampled_from(world.invites))
+        if label == "GET /api/tables/{table_id}" and data.draw(real):
+            case.query = {"invite": data.draw(st.sampled_from(world.invites))}
+        if token is not None:
+            case.cookies = {**(case.cookies or {}), COOKIE: token}
+        case.call_and_validate(checks=CHECKS)
+
+    check()
+
+
+@pytest.mark.parametrize("label", OPERATIONS)
+def test_every_operation_answers_as_documented_without_a_guest(
+    api: schemathesis.BaseSchema, world: World, label: str
+) -> None:
+    run(api, world, label, None)
+
+
+@pytest.mark.parametrize("label", OPERATIONS)
+def test_every_operation_answers_as_documented_for_a_guest(
+    api: schemathesis.BaseSchema, world: World, label: str
+) -> None:
+    run(api, world, label, world.token)
+
+
+def test_the_schema_documents_every_operation_and_refusal() -> None:
+    # what the runs above cover: every REST route of the app, and the one error shape
+    assert len(OPERATIONS) == 14
+    for label in OPERATIONS:
+        method, path = label.split(" ", 1)
+        responses = SPEC["paths"][path][method.lower()]["responses"]
+        for status, response in responses.items():
+            if status.startswith("4"):
+                schema = response["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/ErrorOut"}, (label, status)
+    error = SPEC["components"]["schemas"]["ErrorOut"]
+    assert error["required"] == ["error"] and error["additionalProperties"] is False
+
+
+@pytest.mark.parametrize("path", ["/api/guests", "/api/tables", "/api/tables/x/join"])
+def test_a_body_that_is_not_utf8_is_malformed_like_one_that_is_not_json(
+    sqlite_server: Server, path: str
+) -> None:
+    # found by the runs above: such a body was a 400 no operation documents, where a body
+    # that is not JSON is a 422
+    player = sqlite_server.guest("Ana")
+    for body in (b"\xff\xce\x81", b"{"):
+        r = sqlite_server.client.post(
+            path, content=body, headers={**player.headers, "content-type": "application/json"}
+        )
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "request"
