@@ -86,6 +86,22 @@ def my_turn(m: dict[str, Any]) -> bool:
     return m.get("type") in ("state", "event") and bool(m.get("view") and m["view"]["legal"])
 
 
+def whole_view(before: dict[str, Any] | None, view: dict[str, Any]) -> dict[str, Any]:
+    """The whole view a client has after an ``event`` frame's ``view`` (docs/protocol.md).
+
+    An event's view leaves out the rules' options and holds only the log's new lines,
+    after the first ``log_from`` lines of the view before it; a deal's view is whole.
+    """
+    if "log_from" not in view:
+        return view
+    assert before is not None, "an event's view before any state"
+    assert len(before["log"]) >= view["log_from"], "a gap in the log"
+    whole = {k: x for k, x in view.items() if k != "log_from"}
+    whole["log"] = before["log"][: view["log_from"]] + view["log"]
+    whole["options"] = before["options"]
+    return whole
+
+
 def wait_for(check: Any, seconds: float = 30.0) -> Any:
     """Poll ``check`` until it returns something true; returns it."""
     end = time.monotonic() + seconds

@@ -36,6 +36,7 @@ pytest.importorskip("redis", reason="the server extra is not installed")
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
+from buraco.server.protocol import PROTOCOL
 from buraco.server.routes import COOKIE
 from buraco.server.store import Store
 from buraco.server.tables import LiveTable
@@ -341,7 +342,7 @@ def test_a_postgresql_restart_under_load_fails_requests_cleanly_and_is_recovered
                 assert time.monotonic() < deadline, "a process did not recover"
                 time.sleep(0.2)
             assert p.popen is not None and p.popen.poll() is None
-        ws.send(json.dumps({"type": "hello", "protocol": 1}))
+        ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL}))
         state = _my_turn(ws)
         action = state["view"]["legal"][0]
         ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))

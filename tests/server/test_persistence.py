@@ -22,7 +22,7 @@ from buraco.record import replay
 from buraco.server.app import create_app
 from buraco.server.models import EventRow, SeatRow, TableRow
 from buraco.server.store import Conflict, Store, now
-from serverkit import Server, make_settings, receive, until, wait_for
+from serverkit import Server, make_settings, receive, until, wait_for, whole_view
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -76,6 +76,7 @@ def play(
                 "action": action,
                 "by": "player",
             } or ev["event"].get("reveal")
+            ev["view"] = whole_view(frames[seat]["view"], ev["view"])
             frames[seat] = ev
 
 

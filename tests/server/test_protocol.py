@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from buraco.server.protocol import PROTOCOL
 from serverkit import Server, my_turn, receive, until
 
 BOTS = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}] * 2
@@ -16,7 +17,7 @@ def test_welcome_is_a_state_with_the_seat_view_then_chat(sqlite_server: Server) 
     t = sqlite_server.create(ana, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]
     with sqlite_server.ws(t["id"], ana) as ws:
         state = receive(ws)
-        assert state["type"] == "state" and state["protocol"] == 1
+        assert state["type"] == "state" and state["protocol"] == PROTOCOL
         assert state["you"] == {"seat": 0, "guest": {"id": ana.id, "name": "Ana"}}
         assert state["table"]["status"] == "waiting" and state["view"] is None
         assert receive(ws) == {"type": "chat", "lines": []}

@@ -23,6 +23,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from buraco.server.routes import COOKIE
+from serverkit import whole_view
 
 
 def _free_port() -> int:
@@ -76,12 +77,19 @@ def _serve(data: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
                 proc.wait()
 
 
-def _frames_until_my_turn(ws: ClientConnection) -> dict[str, Any]:
-    """Read frames until one shows this seat legal actions; returns it."""
+def _frames_until_my_turn(ws: ClientConnection, shown: dict[str, Any]) -> dict[str, Any]:
+    """Read frames until one shows this seat legal actions; returns it, its view whole.
+
+    ``shown`` keeps the last whole view (an event's view holds only what changed).
+    """
     while True:
         m: dict[str, Any] = json.loads(ws.recv(timeout=30))
-        if m["type"] in ("state", "event") and m.get("view") and m["view"]["legal"]:
-            return m
+        if m["type"] in ("state", "event") and m.get("view"):
+            if m["type"] == "event":
+                m["view"] = whole_view(shown.get("view"), m["view"])
+            shown["view"] = m["view"]
+            if m["view"]["legal"]:
+                return m
 
 
 def test_a_killed_server_resumes_every_table_at_its_last_committed_action(
@@ -102,11 +110,12 @@ def test_a_killed_server_resumes_every_table_at_its_last_committed_action(
         }
         table = httpx.post(f"{base}/api/tables", json=body, headers=cookie).json()["table"]["id"]
         with connect(f"{ws_base}/ws/tables/{table}", additional_headers=cookie) as ws:
-            m = _frames_until_my_turn(ws)
+            shown: dict[str, Any] = {}
+            m = _frames_until_my_turn(ws, shown)
             for _ in range(8):  # four turns of Ana's, with the bot's between them
                 action = m["view"]["legal"][-1]
                 ws.send(json.dumps({"type": "action", "version": m["version"], "action": action}))
-                m = _frames_until_my_turn(ws)
+                m = _frames_until_my_turn(ws, shown)
             seen_version, seen_view = m["version"], m["view"]
         assert seen_version > 10
         proc.send_signal(signal.SIGKILL)

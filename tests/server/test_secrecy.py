@@ -36,7 +36,7 @@ from buraco.cards import CARD_NAMES
 from buraco.game import Game
 from buraco.rules import PRESETS, rules_from_json
 from buraco.views import seat_view, spectator_view
-from serverkit import Player, Server
+from serverkit import Player, Server, whole_view
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -275,6 +275,7 @@ def check_frames(conn: Conn, truth: dict[int, Truth], final: int | None) -> list
     problems: list[str] = []
     at = 0  # the table version the connection has been told of
     told: set[int] = set()
+    shown: dict[str, Any] | None = None  # the whole view the client has now
     for i, (text, m) in enumerate(conn.frames):
         what = f"{conn.label} frame {i} ({m['type']})"
         if m["type"] == "missed":
@@ -312,6 +313,10 @@ def check_frames(conn: Conn, truth: dict[int, Truth], final: int | None) -> list
         allowed = card_codes(legit) + (t.reveal if t.over else Counter())
         view = m.get("view")
         if view is not None:
+            check_part(f"{what} view as sent", view, allowed, problems)
+            if m["type"] == "event":  # the log's new lines only, and no options
+                view = whole_view(shown, view)
+            shown = view
             if view != legit:
                 diff = sorted(k for k in set(view) | set(legit) if view.get(k) != legit.get(k))
                 problems.append(

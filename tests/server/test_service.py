@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from buraco.server.app import create_app
-from serverkit import Server, make_settings, my_turn, until, wait_for
+from serverkit import Server, make_settings, my_turn, receive, until, wait_for
 
 ME_AND_BOT = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
 
@@ -164,6 +164,62 @@ def test_messages_past_the_rate_are_dropped_with_an_error(tmp_path: Path) -> Non
         pongs = sum(a["type"] == "pong" for a in answers)
         assert 10 <= pongs <= 12
         assert {a["code"] for a in answers if a["type"] == "error"} == {"rate"}
+
+
+def test_a_table_takes_a_bounded_number_of_chat_lines_from_everyone_together(
+    tmp_path: Path,
+) -> None:
+    # each connection may send 20 lines a minute (bursts of 5), the table 8 (bursts of 2)
+    settings = make_settings(
+        f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", chat_per_minute=20, chat_per_table_minute=8
+    )
+    with TestClient(create_app(settings)) as client:
+        server = Server(client, settings)
+        guests = [server.guest(name) for name in ("Ana", "Bia", "Cid", "Dan")]
+        t = server.create(guests[0], [{"kind": "me"}, {"kind": "open"}], players=2)["table"]["id"]
+        codes = []
+        for g in guests:  # four watchers, two lines each: within each one's own limit
+            with server.ws(t, g) as ws:
+                until(ws, lambda x: x["type"] == "chat")
+                for i in range(2):
+                    ws.send_text(json.dumps({"type": "chat", "text": f"{g.name} {i}"}))
+                    m = until(ws, lambda x: x["type"] == "error" or "line" in x)
+                    codes.append(m.get("code"))
+        # the table's burst of two passed, the rest was refused for the table's rate
+        assert codes[:2] == [None, None]
+        assert codes[2:] == ["rate"] * 6
+        with server.ws(t, guests[0]) as ws:
+            lines = until(ws, lambda x: x["type"] == "chat")["lines"]
+            assert [x["text"] for x in lines] == ["Ana 0", "Ana 1"]
+
+
+def test_a_guest_may_have_a_bounded_number_of_connections_open(tmp_path: Path) -> None:
+    from contextlib import ExitStack
+
+    from starlette.websockets import WebSocketDisconnect
+
+    from buraco.server.ws import CLOSE_TOO_MANY
+
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", connections_per_guest=3)
+    with TestClient(create_app(settings)) as client:
+        server = Server(client, settings)
+        ana, bia = server.guest("Ana"), server.guest("Bia")
+        t = server.create(ana, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]["id"]
+        with ExitStack() as stack:
+            for _ in range(3):
+                ws = stack.enter_context(server.ws(t, ana))
+                assert receive(ws)["type"] == "state"
+            with server.ws(t, ana) as extra:  # a fourth: refused, and closed
+                m = receive(extra)
+                assert m["type"] == "error" and m["code"] == "connections"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    extra.receive_text()
+                assert closed.value.code == CLOSE_TOO_MANY
+            with server.ws(t, bia) as other:  # another guest is not counted with her
+                assert receive(other)["type"] == "state"
+        # once closed, her connections no longer count
+        with server.ws(t, ana) as again:
+            assert receive(again)["type"] == "state"
 
 
 async def test_a_client_that_stops_reading_is_closed_when_its_queue_fills() -> None:

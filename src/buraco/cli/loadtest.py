@@ -32,6 +32,14 @@ def loadtest(
         str | None,
         typer.Option(help="a server already running on this machine, e.g. http://127.0.0.1:8000"),
     ] = None,
+    processes: Annotated[
+        int,
+        typer.Option(help="server processes it starts (above 1: needs --db with PostgreSQL)"),
+    ] = 1,
+    bus: Annotated[
+        str | None,
+        typer.Option(help="Redis URL of the bus for the server it starts (several processes)"),
+    ] = None,
     seed: Annotated[int, typer.Option(help="seed of the clients' choices")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
@@ -46,12 +54,20 @@ def loadtest(
     check_range("--tables", tables, 1, 2000)
     check_range("--seconds", seconds, 1, 3600)
     check_range("--think", think, 0, 60)
+    check_range("--processes", processes, 1, 16)
+    if processes > 1 and bus is None:
+        bus = "redis://127.0.0.1:6379/0"
+    if bus is not None and (db is None or db.startswith("sqlite")):
+        fail("several server processes share a PostgreSQL database: give --db postgresql://...")
     try:
         from buraco.server.load import check_loopback
     except ImportError as exc:
         fail(f"the load test needs the server extra: pip install 'buraco[server]' ({exc.name})")
-    if url is not None and db is not None:
-        fail("--url and --db do not go together: --db is for the server this command starts")
+    if url is not None and (db is not None or bus is not None or processes > 1):
+        fail(
+            "--url and --db, --bus or --processes do not go together: "
+            "those are for the server this command starts"
+        )
     if url is not None:
         try:
             check_loopback(url)
@@ -63,7 +79,7 @@ def loadtest(
     else:
         with tempfile.TemporaryDirectory() as folder:
             port = _free_port()
-            proc = _start(Path(folder), port, db)
+            proc = _start(Path(folder), port, db, processes, bus)
             try:
                 base = f"http://127.0.0.1:{port}"
                 rss0 = _rss(proc.pid)
@@ -76,7 +92,8 @@ def loadtest(
                 except subprocess.TimeoutExpired:
                     proc.kill()
             out = figures.summary()
-            out["server"] = "buraco serve, one process, " + ("--db" if db else "SQLite")
+            shown = "one process" if processes == 1 else f"{processes} processes and --bus"
+            out["server"] = f"buraco serve, {shown}, " + ("--db" if db else "SQLite")
             if rss0 and rss1:
                 out["server_rss_mb_before"] = round(rss0 / 1e6, 1)
                 out["server_rss_mb_after"] = round(rss1 / 1e6, 1)
@@ -114,11 +131,15 @@ def _free_port() -> int:
         return port
 
 
-def _start(folder: Path, port: int, db: str | None) -> subprocess.Popen[bytes]:
+def _start(
+    folder: Path, port: int, db: str | None, processes: int, bus: str | None
+) -> subprocess.Popen[bytes]:
     import httpx
 
     args = [sys.executable, "-m", "buraco", "serve", "--port", str(port), "--hand-pause", "0"]
     args += ["--db", db] if db else ["--data", str(folder)]
+    if bus:
+        args += ["--bus", bus, "--workers", str(processes)]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -135,11 +156,23 @@ def _start(folder: Path, port: int, db: str | None) -> subprocess.Popen[bytes]:
 
 
 def _rss(pid: int) -> int:
-    """Resident memory of a process in bytes (0 where /proc is not there)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        return 0
-    return 0
+    """Resident memory of a process and all its children in bytes (0 without /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo += children.get(p, [])
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            continue
+    return total

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
-PROTOCOL = 1
+PROTOCOL = 2
 """The protocol's version, sent in ``welcome``; a client asks for it in ``hello``."""
 
 MAX_FRAME = 4096

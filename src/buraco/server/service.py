@@ -28,6 +28,7 @@ import random
 import secrets
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -153,6 +154,8 @@ class TableService:
         """Per table, per other process: the seats with a connection there, and when heard."""
         self.procs: dict[str, float] = {}
         """The other processes heard from, and when (monotonic seconds)."""
+        self.guest_conns: Counter[str] = Counter()
+        """Connections open at this process, per guest."""
         self._idle: dict[str, float] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._maintainer: asyncio.Task[None] | None = None

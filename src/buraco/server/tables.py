@@ -69,6 +69,26 @@ class Seat:
         }
 
 
+class Bucket:
+    """A token bucket: ``rate`` per second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        """Take a token if there is one; whether there was."""
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.at) * self.rate)
+        self.at = t
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
 class Sender:
     """A connection as a table sees it: who it is and how to send it a frame."""
 
@@ -126,6 +146,8 @@ class LiveTable:
     turn_since: float = field(default_factory=time.monotonic)
     hand_over_at: float = 0.0
     driver: asyncio.Task[None] | None = None
+    chat_rate: Bucket | None = None
+    """Chat lines the table still takes from everyone together (made at the first line)."""
     logs: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     """Each seat's log lines of the current hand (seat -1: spectators), kept as they grow."""
 
@@ -290,8 +312,13 @@ class LiveTable:
             "rematch": self.rematch,
         }
 
-    def view(self, seat: int | None) -> dict[str, Any] | None:
-        """The view a connection at ``seat`` (None: a spectator) is sent."""
+    def view(self, seat: int | None, *, whole: bool = True) -> dict[str, Any] | None:
+        """The view a connection at ``seat`` (None: a spectator) is sent.
+
+        ``whole``: with the rules' options and the hand's whole log (a ``state`` frame).
+        Otherwise (an ``event`` frame) without the options, which never change, and with
+        only the log's new lines: ``log_from`` lines of it came before them.
+        """
         g = self.game
         if g is None:
             return None
@@ -303,9 +330,15 @@ class LiveTable:
         if lines is None:
             self.logs = {k: x for k, x in self.logs.items() if k[1] == g.hand_number}
             lines = self.logs[key] = []
-        if len(lines) < len(v.events):
-            lines += event_lines(v.events[len(lines) :], v.seat, v.names)
-        out["log"] = list(lines)
+        known = len(lines)
+        if known < len(v.events):
+            lines += event_lines(v.events[known:], v.seat, v.names)
+        if whole:
+            out["log"] = list(lines)
+        else:
+            del out["options"]
+            out["log_from"] = known
+            out["log"] = lines[known:]
         out["hands_played"] = [
             {"hand": i + 1, "totals": list(r.totals), "scores": [s.as_dict() for s in r.scores]}
             for i, r in enumerate(g.results)
@@ -345,7 +378,7 @@ class LiveTable:
                 "version": self.version,
                 "seat": seat,
                 "event": event,
-                "view": self.view(seat),
+                "view": self.view(seat, whole=event["kind"] == "deal"),
                 "clock": clock,
             }
             if table is not None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -28,13 +27,15 @@ from buraco.server.protocol import (
 )
 from buraco.server.service import Guest, ServiceError, TableService, chat_line
 from buraco.server.settings import Settings
-from buraco.server.tables import LiveTable, Sender, dumps
+from buraco.server.tables import Bucket, LiveTable, Sender, dumps
 from buraco.text import has_control
 
 CLOSE_NOT_FOUND = 4404
 """Close code: no such table (or a private one without its invite code)."""
 CLOSE_SLOW = 4408
 """Close code: the client did not read its frames (its queue filled)."""
+CLOSE_TOO_MANY = 4429
+"""Close code: the guest has too many connections open at this server process."""
 
 
 class Connection(Sender):
@@ -70,25 +71,6 @@ class Connection(Sender):
             await self.ws.send_text(frame)
 
 
-class _Bucket:
-    """A token bucket: ``rate`` per second on average, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        t = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (t - self.at) * self.rate)
-        self.at = t
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 def error(code: str, message: str, version: int | None = None, **extra: Any) -> str:
     """An ``error`` frame."""
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -107,6 +89,32 @@ async def serve_table(
     since: int | None,
 ) -> None:
     """Run one accepted connection at a table until it closes."""
+    if guest is not None:
+        if service.guest_conns[guest.id] >= settings.connections_per_guest:
+            limit = settings.connections_per_guest
+            await ws.send_text(
+                error("connections", f"a guest may have {limit} connections open; close one")
+            )
+            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections")
+            return
+        service.guest_conns[guest.id] += 1
+    try:
+        await _serve(ws, service, settings, lt, guest, since)
+    finally:
+        if guest is not None:
+            service.guest_conns[guest.id] -= 1
+            if service.guest_conns[guest.id] <= 0:
+                del service.guest_conns[guest.id]
+
+
+async def _serve(
+    ws: WebSocket,
+    service: TableService,
+    settings: Settings,
+    lt: LiveTable,
+    guest: Guest | None,
+    since: int | None,
+) -> None:
     conn = Connection(ws, guest, lt.seat_of(guest.id if guest else None), settings.send_queue)
     you = {"id": guest.id, "name": guest.name} if guest else None
     chat = await service.store.chat(lt.id)
@@ -124,8 +132,8 @@ async def serve_table(
     )
     service.connect(lt, conn)
     writer = asyncio.create_task(conn.writer())
-    messages = _Bucket(settings.messages_per_second, 2 * settings.messages_per_second)
-    chats = _Bucket(settings.chat_per_minute / 60, settings.chat_per_minute / 4)
+    messages = Bucket(settings.messages_per_second, 2 * settings.messages_per_second)
+    chats = Bucket(settings.chat_per_minute / 60, settings.chat_per_minute / 4)
     try:
         while True:
             receive = asyncio.create_task(ws.receive())
@@ -186,7 +194,7 @@ async def _handle(
     service: TableService,
     settings: Settings,
     text: str,
-    chats: _Bucket,
+    chats: Bucket,
     you: dict[str, Any] | None,
 ) -> None:
     try:
@@ -234,6 +242,18 @@ async def _handle(
             return
         if not chats.take():
             conn.send(error("rate", f"at most {settings.chat_per_minute} chat lines a minute"))
+            return
+        if lt.chat_rate is None:
+            per_table = settings.chat_per_table_minute
+            lt.chat_rate = Bucket(per_table / 60, per_table / 4)
+        if not lt.chat_rate.take():
+            conn.send(
+                error(
+                    "rate",
+                    f"this table takes at most {settings.chat_per_table_minute} chat lines a "
+                    "minute from everyone together",
+                )
+            )
             return
         await service.chat(lt, conn.guest, line)
     elif isinstance(msg, Ready):

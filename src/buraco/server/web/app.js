@@ -3,7 +3,7 @@
 // put in the page as text (textContent), never as HTML. No inline styles: the page is served
 // with a strict Content-Security-Policy.
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
@@ -447,7 +447,15 @@ function onMessage(m) {
       render(); break;
     case "event": {
       const ev = m.event;
-      t.version = m.version; t.view = m.view; t.clock = m.clock; t.clockAt = Date.now();
+      t.version = m.version; t.clock = m.clock; t.clockAt = Date.now();
+      if (m.view && m.view.log_from !== undefined) {
+        // an event's view holds only the log's new lines, and not the rules' options
+        const before = (t.view && t.view.log) || [];
+        if (before.length < m.view.log_from) { send({ type: "hello", protocol: PROTOCOL }); break; }
+        m.view.log = before.slice(0, m.view.log_from).concat(m.view.log);
+        m.view.options = t.view ? t.view.options : undefined;
+      }
+      t.view = m.view;
       if (m.table) t.info = m.table;
       if (ev.reveal) t.reveal = ev.reveal;
       if (ev.kind === "deal") { t.reveal = null; t.ready = false; t.reason = ""; t.selected.clear(); t.asked = false; }
