@@ -331,3 +331,25 @@ async def test_ready_at_one_process_lets_the_driving_process_deal(site: Site) ->
     await b.ready(lt_b, 1)  # told at B, heard at A, which deals at once
     await until(lambda: lt_a.version == over + 1 and lt_b.version == over + 1, 3)
     assert g.hand_number == 1
+
+
+async def test_of_two_processes_taking_a_free_table_at_once_one_gets_it(site: Site) -> None:
+    a = await site.process()
+    b = await site.process()
+    bob = await site.guest(a, "Bob")
+    lt, _ = await a.create(bob, TableSpec("aberto", 2, {}, [{"kind": "me"}, {"kind": "open"}]))
+    await a.store.release(a.bus.proc)  # as if A had stopped: the table is free
+    now = time.time()
+    for _ in range(5):
+        won = await asyncio.gather(
+            a.store.claim(lt.id, a.bus.proc, now + 60, now),
+            b.store.claim(lt.id, b.bus.proc, now + 60, now),
+        )
+        assert sorted(won) == [False, True]
+        winner, loser = (a, b) if won[0] else (b, a)
+        # the winner may take it again (it renews); the loser may not while it runs
+        assert await winner.store.claim(lt.id, winner.bus.proc, now + 60, now)
+        assert not await loser.store.claim(lt.id, loser.bus.proc, now + 60, now)
+        # once it has run out, anyone may
+        assert await loser.store.claim(lt.id, loser.bus.proc, now + 60, now + 61)
+        await a.store.release(loser.bus.proc)

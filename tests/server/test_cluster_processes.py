@@ -198,12 +198,12 @@ def _owner(db: str, table: str) -> str | None:
         try:
             from sqlalchemy import select
 
-            from buraco.server.models import TableRow
+            from buraco.server.models import Lease
 
             async with store.session() as s:
                 owner: str | None = (
-                    await s.execute(select(TableRow.owner).where(TableRow.id == table))
-                ).scalar_one()
+                    await s.execute(select(Lease.owner).where(Lease.table_id == table))
+                ).scalar_one_or_none()
                 return owner
         finally:
             await store.close()

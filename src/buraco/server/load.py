@@ -38,6 +38,8 @@ class LoadResult:
     latencies: list[float] = field(default_factory=list)
     """Seconds from sending an action to receiving its event, one per accepted action."""
     hands: int = 0
+    connected: int = 0
+    """Clients that have their first state (the clock starts once all have it)."""
     errors: list[str] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
@@ -123,6 +125,8 @@ async def _player(
             m = json.loads(raw)
             kind = m.get("type")
             if kind == "state":
+                if seat is None:
+                    result.connected += 1
                 seat = m["you"]["seat"]
                 sent = None
             elif kind == "error":
@@ -174,7 +178,8 @@ async def run_load(
 ) -> LoadResult:
     """Play ``tables`` tables of bot clients on the server at ``base_url`` for ``seconds``.
 
-    Figures count only after ``warmup`` seconds, once every client is connected.
+    Figures count only from ``warmup`` seconds after every client has its first state
+    (the burst of connections is not what is measured).
     """
     check_loopback(base_url)
     rng = random.Random(seed)
@@ -198,6 +203,11 @@ async def run_load(
         for table, tokens in made
         for token in tokens
     ]
+    deadline = time.perf_counter() + 300
+    while result.connected < len(tasks) and time.perf_counter() < deadline:
+        if all(t.done() for t in tasks):
+            break
+        await asyncio.sleep(0.1)
     await asyncio.sleep(warmup)
     started.set()
     t0 = time.perf_counter()

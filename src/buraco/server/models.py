@@ -63,13 +63,26 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    owner: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    """The server process that drives the table (deals, bots, timers) while its lease runs;
-    only set when several processes share the database (``buraco serve --bus``)."""
-    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
-    """When the owner's lease ends unless renewed (seconds since the epoch)."""
 
     __table_args__ = (Index("ix_tables_status", "status"),)
+
+
+class Lease(Base):
+    """Which server process drives an unfinished table (deals, bots, timers), until when.
+
+    Kept only when several processes share the database (``buraco serve --bus``); the
+    owner renews it, or another process takes the table once it has run out. Apart from
+    the tables' rows, so renewing every lease of a process never waits for, nor blocks,
+    the commits of actions.
+    """
+
+    __tablename__ = "leases"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(40))
+    until: Mapped[float] = mapped_column(Float)
+    """Seconds since the epoch."""
+
+    __table_args__ = (Index("ix_leases_owner", "owner"),)
 
 
 class SeatRow(Base):

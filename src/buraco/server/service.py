@@ -41,7 +41,7 @@ from buraco.game import MAX_NAME
 from buraco.rules import PRESETS, make_rules
 from buraco.server.botpool import BotPool
 from buraco.server.bus import Bus
-from buraco.server.models import EventRow, GameRow, TableRow
+from buraco.server.models import EventRow, GameRow, Lease, TableRow
 from buraco.server.settings import Settings
 from buraco.server.store import Conflict, Store, now
 from buraco.server.tables import LiveTable, Seat, Sender, dumps
@@ -326,20 +326,19 @@ class TableService:
             turn_timer=spec.turn_timer,
             minutes=spec.minutes,
         )
-        self._own_new(row)
-        await self.store.add_table(row, [s.row(table_id) for s in seats])
+        await self.store.add_table(row, [s.row(table_id) for s in seats], self._own_new(row))
         data = await self.store.table(table_id)
         assert data is not None
         lt = self._adopt(LiveTable.from_data(data), [], new=True)
         self._drive(lt)
         return lt, invite
 
-    def _own_new(self, row: TableRow) -> None:
+    def _own_new(self, row: TableRow) -> Lease | None:
         """A table this process makes is its own to drive (shared: under a lease)."""
-        if self.shared:
-            row.owner = self.bus.proc
-            row.lease_until = time.time() + self.settings.lease
-            self.owned.add(row.id)
+        if not self.shared:
+            return None
+        self.owned.add(row.id)
+        return Lease(table_id=row.id, owner=self.bus.proc, until=time.time() + self.settings.lease)
 
     def may_see(self, lt: LiveTable, guest: Guest | None, invite: str | None) -> bool:
         """Whether someone may watch or join a table (a private one needs the invite code)."""
@@ -631,8 +630,7 @@ class TableService:
                 minutes=lt.minutes,
                 rematch_of=lt.id,
             )
-            self._own_new(row)
-            await self.store.add_table(row, [s.row(table_id) for s in lt.seats])
+            await self.store.add_table(row, [s.row(table_id) for s in lt.seats], self._own_new(row))
             await self.store.set_rematch(lt.id, table_id)
             lt.rematch = table_id
             data = await self.store.table(table_id)

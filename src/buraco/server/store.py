@@ -38,7 +38,16 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from buraco.server.models import ChatRow, EventRow, GamePlayer, GameRow, Guest, SeatRow, TableRow
+from buraco.server.models import (
+    ChatRow,
+    EventRow,
+    GamePlayer,
+    GameRow,
+    Guest,
+    Lease,
+    SeatRow,
+    TableRow,
+)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -184,12 +193,16 @@ class Store:
             return int((await s.execute(q)).scalar_one())
 
     # ----- tables ----------------------------------------------------------------------------
-    async def add_table(self, row: TableRow, seats: Sequence[SeatRow]) -> None:
-        """Store a new table and its seats."""
+    async def add_table(
+        self, row: TableRow, seats: Sequence[SeatRow], lease: Lease | None = None
+    ) -> None:
+        """Store a new table and its seats (and the lease of the process that made it)."""
         async with self.session.begin() as s:
             s.add(row)
             await s.flush()
             s.add_all(seats)
+            if lease is not None:
+                s.add(lease)
 
     async def table(self, table_id: str) -> TableData | None:
         """A table and its seats."""
@@ -290,6 +303,8 @@ class Store:
             batch = [await self._pending.get()]
             while not self._pending.empty() and len(batch) < 500:
                 batch.append(self._pending.get_nowait())
+            # rows locked in one order by every process: two batches never deadlock
+            batch.sort(key=lambda item: item.table_id)
             try:
                 outcome = await self._write(batch)
             except IntegrityError:
@@ -343,49 +358,52 @@ class Store:
     async def delete_table(self, table_id: str) -> None:
         """Remove a table that never started (its seats and log too)."""
         async with self.session.begin() as s:
-            for model in (EventRow, SeatRow, ChatRow):
+            for model in (EventRow, SeatRow, ChatRow, Lease):
                 await s.execute(delete(model).where(model.table_id == table_id))
             await s.execute(delete(TableRow).where(TableRow.id == table_id))
 
     # ----- leases (several processes) -------------------------------------------------------
     async def claim(self, table_id: str, owner: str, until: float, now: float) -> bool:
-        """Take an unfinished table's lease when it has no owner, is ours, or has run out."""
-        q = (
-            update(TableRow)
-            .where(
-                TableRow.id == table_id,
-                TableRow.status.in_(("waiting", "playing")),
-                or_(
-                    TableRow.owner.is_(None),
-                    TableRow.owner == owner,
-                    TableRow.lease_until < now,
-                ),
-            )
-            .values(owner=owner, lease_until=until)
-        )
+        """Take a table's lease when no one holds it, it is ours, or it has run out.
+
+        Of two processes that try at once, one wins: the row's lock makes the second
+        see the first's lease, which has not run out.
+        """
         async with self.engine.begin() as conn:
-            return (await conn.execute(q)).rowcount == 1
+            done = await conn.execute(
+                update(Lease)
+                .where(
+                    Lease.table_id == table_id,
+                    or_(Lease.owner == owner, Lease.until < now),
+                )
+                .values(owner=owner, until=until)
+            )
+            if done.rowcount == 1:
+                return True
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    insert(Lease), {"table_id": table_id, "owner": owner, "until": until}
+                )
+        except IntegrityError:  # someone holds it (or the table is gone)
+            return False
+        return True
 
     async def renew(self, owner: str, until: float) -> set[str]:
         """Extend every lease an owner still holds; the ids of those tables."""
-        q = (
-            update(TableRow)
-            .where(TableRow.owner == owner, TableRow.status.in_(("waiting", "playing")))
-            .values(lease_until=until)
-            .returning(TableRow.id)
-        )
+        q = update(Lease).where(Lease.owner == owner).values(until=until).returning(Lease.table_id)
         async with self.engine.begin() as conn:
             return {r[0] for r in await conn.execute(q)}
 
     async def orphans(self, now: float, limit: int) -> list[str]:
-        """Unfinished tables that no process holds (no owner, or its lease ran out)."""
+        """Unfinished tables that no process holds (no lease, or one that ran out)."""
         q = (
             select(TableRow.id)
+            .outerjoin(Lease, Lease.table_id == TableRow.id)
             .where(
                 TableRow.status.in_(("waiting", "playing")),
-                or_(TableRow.owner.is_(None), TableRow.lease_until < now),
+                or_(Lease.table_id.is_(None), Lease.until < now),
             )
-            .order_by(TableRow.lease_until)
             .limit(limit)
         )
         async with self.engine.connect() as conn:
@@ -393,9 +411,8 @@ class Store:
 
     async def release(self, owner: str) -> None:
         """Give up every lease of an owner (it is stopping): others take its tables at once."""
-        q = update(TableRow).where(TableRow.owner == owner).values(owner=None, lease_until=None)
         async with self.engine.begin() as conn:
-            await conn.execute(q)
+            await conn.execute(delete(Lease).where(Lease.owner == owner))
 
     async def versions(self, table_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """The stored version and status of tables (a deleted table is missing)."""
@@ -422,7 +439,7 @@ class Store:
             done = await s.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id, TableRow.status != "over")
-                .values(status="over", owner=None, lease_until=None)
+                .values(status="over")
             )
             if done.rowcount == 0:  # type: ignore[attr-defined]
                 found = await s.execute(select(GameRow.id).where(GameRow.table_id == table_id))
@@ -430,6 +447,7 @@ class Store:
             s.add(game)
             await s.flush()
             s.add_all(GamePlayer(game_id=game.id, seat=seat, guest_id=g) for seat, g in players)
+            await s.execute(delete(Lease).where(Lease.table_id == table_id))
         return game.id
 
     async def game(self, game_id: int) -> GameRow | None:

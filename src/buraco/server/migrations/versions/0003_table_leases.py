@@ -17,13 +17,17 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Add the columns; no table has an owner yet."""
-    op.add_column("tables", sa.Column("owner", sa.String(40), nullable=True))
-    op.add_column("tables", sa.Column("lease_until", sa.Float, nullable=True))
+    """Add the table of leases; no table has an owner yet."""
+    op.create_table(
+        "leases",
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+        sa.Column("owner", sa.String(40), nullable=False),
+        sa.Column("until", sa.Float, nullable=False),
+    )
+    op.create_index("ix_leases_owner", "leases", ["owner"])
 
 
 def downgrade() -> None:
-    """Drop the columns."""
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("lease_until")
-        batch.drop_column("owner")
+    """Drop the table of leases."""
+    op.drop_index("ix_leases_owner", "leases")
+    op.drop_table("leases")
