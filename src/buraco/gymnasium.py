@@ -1,0 +1,199 @@
+"""Single-agent Gymnasium environments: one seat learns, bots play the other seats.
+
+Importing this module registers one environment id per preset::
+
+    buraco/Aberto-v0  buraco/Fechado-v0  buraco/Us-v0  buraco/Netcartas-v0  buraco/Italiano-v0
+
+``gymnasium.make("buraco/Aberto-v0", opponents="heuristic", players=4, seat=0, **options)``:
+``opponents`` is a bot spec (:func:`buraco.bots.make_bot`) for every other seat, or a list
+of specs, one per other seat in seat order (the agent's partners included); any other
+keyword is a rule option. Needs the ``rl`` extra.
+
+- Observation: the ``float32`` vector of :class:`buraco.encoding.ObservationEncoder` (the
+  agent's seat's view only); the action space ``Discrete(N_ACTIONS)`` of
+  :mod:`buraco.encoding`.
+- Action mask: ``info["action_mask"]`` (``int8``) after ``reset`` and every ``step``, and
+  the method :meth:`BuracoEnv.action_masks` (a boolean array, as ``sb3-contrib``'s
+  ``MaskablePPO`` asks for).
+- An illegal action ends the episode (``terminated``) with reward ``illegal_reward`` (-1)
+  and ``info["illegal_action"] = True``; the game is left untouched.
+- Episode: one hand (``match=True``: a match). Reward at the end of a hand: the agent's
+  side's hand score minus the best other side's, / ``reward_scale`` (1000).
+- ``reset(seed=...)`` fixes the deal and the bots' seeds.
+
+>>> import gymnasium, buraco.gymnasium
+>>> e = gymnasium.make("buraco/Aberto-v0", opponents="random", players=2)
+>>> obs, info = e.reset(seed=3)
+>>> obs.shape, info["action_mask"].dtype
+((8945,), dtype('int8'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from buraco.bots import make_bot
+from buraco.bots.base import Bot
+from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry, ObservationEncoder, check_rules
+from buraco.game import Game
+from buraco.pettingzoo import OBS_BOUND, hand_rewards, render_view
+from buraco.rules import PRESETS, make_rules
+from buraco.views import seat_view
+
+__all__ = ["ENV_IDS", "BuracoEnv", "register_envs"]
+
+ENV_IDS = {preset: f"buraco/{preset.capitalize()}-v0" for preset in PRESETS}
+"""The registered id of each preset's environment."""
+
+_SEED_BOUND = 2**62
+
+
+class BuracoEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
+    """One seat against bots (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's convention
+
+    def __init__(
+        self,
+        preset: str = "aberto",
+        players: int = 4,
+        opponents: str | Sequence[str] = "heuristic",
+        seat: int = 0,
+        render_mode: str | None = None,
+        match: bool = False,
+        reward_scale: float = 1000.0,
+        illegal_reward: float = -1.0,
+        **options: Any,
+    ) -> None:
+        self.rules = make_rules(preset, players=players, **options)
+        check_rules(self.rules)
+        n = self.rules.players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise ValueError(f"seat is a number from 0 to {n - 1}, not {seat!r}")
+        self.seat = seat
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != n - 1:
+            raise ValueError(f"give one opponent spec, or {n - 1} (one per other seat)")
+        for spec in specs:
+            make_bot(spec)  # refuse a bad spec now
+        self.specs = specs
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.match = match
+        self.reward_scale = float(reward_scale)
+        self.illegal_reward = float(illegal_reward)
+        self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.encoder = ObservationEncoder()
+        self.entry = MeldEntry()
+        self.game: Game | None = None
+        self.bots: dict[int, Bot] = {}
+
+    # ----- helpers -----------------------------------------------------------------------
+    def _game(self) -> Game:
+        assert self.game is not None, "call reset() first"
+        return self.game
+
+    def _obs(self) -> np.ndarray[Any, Any]:
+        g = self._game()
+        pending = self.entry.pending if g.turn == self.seat else ()
+        return self.encoder.encode(seat_view(g, self.seat, full=True), pending)
+
+    def action_masks(self) -> np.ndarray[Any, Any]:
+        """The legal action indexes now, as booleans (all false once the hand is over)."""
+        g = self._game()
+        if g.is_hand_over() or g.turn != self.seat:
+            return np.zeros(N_ACTIONS, dtype=np.bool_)
+        return self.entry.mask(g.legal_actions())
+
+    def _info(self, **more: Any) -> dict[str, Any]:
+        return {"action_mask": self.action_masks().astype(np.int8), **more}
+
+    def _run_bots(self) -> float:
+        """Bots play until the agent is to move or the episode ends; the agent's reward."""
+        g = self._game()
+        reward = 0.0
+        while True:
+            if g.is_hand_over():
+                reward += hand_rewards(g, self.reward_scale)[self.seat]
+                if self.match and not g.is_over():
+                    g.next_hand()
+                    for b in self.bots.values():
+                        b.new_hand()
+                    continue
+                return reward
+            turn = g.turn
+            assert turn is not None
+            if turn == self.seat:
+                return reward
+            bot = self.bots[turn]
+            view = seat_view(g, turn, full=bot.wants_full_view)
+            g.apply(bot.choose(view, view.legal))
+
+    # ----- API ---------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
+        """Deal a new hand and let the bots play up to the agent's first turn."""
+        super().reset(seed=seed)
+        while True:
+            game_seed = int(self.np_random.integers(0, _SEED_BOUND))
+            self.game = Game(self.rules, seed=game_seed, match=self.match)
+            others = [s for s in range(self.rules.players) if s != self.seat]
+            self.bots = {
+                s: make_bot(spec, seed=int(self.np_random.integers(0, _SEED_BOUND)))
+                for s, spec in zip(others, self.specs, strict=True)
+            }
+            for b in self.bots.values():
+                b.new_hand()
+            self.entry.reset()
+            self._run_bots()
+            if not self.game.is_hand_over():  # the hand (rarely) ended before the agent's turn
+                return self._obs(), self._info()
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
+        """The agent takes one action index; bots answer until its next decision."""
+        g = self._game()
+        if g.is_hand_over():
+            raise RuntimeError("the episode is over: call reset()")
+        legal = g.legal_actions()
+        try:
+            act = self.entry.step(int(action), legal)
+        except ValueError:
+            return self._obs(), self.illegal_reward, True, False, self._info(illegal_action=True)
+        reward = 0.0
+        if act is not None:
+            g.apply(act)
+            reward = self._run_bots()
+        done = g.is_hand_over()
+        return self._obs(), reward, done, False, self._info()
+
+    def render(self) -> str | None:
+        """The table as the agent sees it (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        if self.game is None:
+            return "(no hand dealt)"
+        return render_view(seat_view(self.game, self.seat, full=False), self.entry.pending)
+
+
+def register_envs() -> None:
+    """Register ``buraco/<Preset>-v0`` for every preset (done on import)."""
+    for preset, env_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="buraco.gymnasium:BuracoEnv",
+                kwargs={"preset": preset},
+            )
+
+
+register_envs()
