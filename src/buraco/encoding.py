@@ -86,7 +86,7 @@ from buraco.actions import (
 )
 from buraco.cards import JOKER, N_CODES, Card
 from buraco.rules import Rules, option_bounds
-from buraco.views import SeatView
+from buraco.views import MeldView, SeatView
 
 __all__ = [
     "ADD",
@@ -153,8 +153,6 @@ MOVE = ADD + MAX_MELDS * N_CODES * N_PLACES
 N_ACTIONS = MOVE + MAX_MELDS * 2
 """Size of the action space (19868)."""
 
-IntArray = npt.NDArray[np.int8]
-BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
 
 
@@ -263,13 +261,19 @@ class ActionCodec:
         meld, end = divmod(i - MOVE, 2)
         return MoveWild(meld, Place(end + 1))
 
-    def mask(self, legal: Sequence[Action], pending: Sequence[Card] = ()) -> BoolArray:
-        """The legal indexes (a boolean array of ``N_ACTIONS``) for a legal-action list.
+    def mask(
+        self,
+        legal: Sequence[Action],
+        pending: Sequence[Card] = (),
+        dtype: npt.DTypeLike = np.bool_,
+    ) -> npt.NDArray[Any]:
+        """The legal indexes (an array of ``N_ACTIONS``, 1 where legal) for a legal-action list.
 
         ``pending`` is the meld prefix entered so far: then only meld cards extending it
-        (and ``MELD_END`` when it is a legal meld) are legal.
+        (and ``MELD_END`` when it is a legal meld) are legal. ``dtype``: the array's type
+        (booleans, or ``np.int8`` as PettingZoo and Gymnasium masks are).
         """
-        out = np.zeros(N_ACTIONS, dtype=np.bool_)
+        out = np.zeros(N_ACTIONS, dtype=dtype)
         p = tuple(pending)
         k = len(p)
         for a in legal:
@@ -305,9 +309,28 @@ class MeldEntry:
         """Forget a pending meld."""
         self.pending.clear()
 
-    def mask(self, legal: Sequence[Action]) -> BoolArray:
+    def mask(self, legal: Sequence[Action], dtype: npt.DTypeLike = np.bool_) -> npt.NDArray[Any]:
         """The legal indexes now (see :meth:`ActionCodec.mask`)."""
-        return self.codec.mask(legal, self.pending)
+        return self.codec.mask(legal, self.pending, dtype)
+
+    def allows(self, index: int, legal: Sequence[Action]) -> bool:
+        """Whether the mask allows ``index`` now (without building the mask)."""
+        p = tuple(self.pending)
+        k = len(p)
+        if MELD_CARD <= index <= MELD_END:
+            for a in legal:
+                if type(a) is Meld:
+                    cards = a.cards
+                    if cards[:k] == p:
+                        if len(cards) == k:
+                            if index == MELD_END:
+                                return True
+                        elif index == MELD_CARD + cards[k]:
+                            return True
+            return False
+        if k or not 0 <= index < N_ACTIONS:
+            return False
+        return self.codec.decode(index) in legal
 
     def step(self, index: int, legal: Sequence[Action]) -> Action | None:
         """Take one index; the completed action, or None while a meld is pending.
@@ -315,7 +338,7 @@ class MeldEntry:
         Raises ``ValueError`` for an index the mask does not allow.
         """
         index = int(index)
-        if not 0 <= index < N_ACTIONS or not self.mask(legal)[index]:
+        if not self.allows(index, legal):
             raise ValueError(f"action index {index} is not legal now")
         if MELD_CARD <= index < MELD_END:
             self.pending.append(index - MELD_CARD)
@@ -528,34 +551,54 @@ class ObservationEncoder:
                 o[S["cut_points"] + r] = d.cut_points[side] / 1000
             counts = cbase + r * N_CODES
             for i, mv in enumerate(view.melds[side]):
-                for c in mv.cards:
-                    o[counts + c] += 1
-                if i >= MAX_MELDS:  # pragma: no cover - bounded by MAX_MELDS
-                    continue
+                feats, cards = self._meld(mv)
+                o[counts : counts + N_CODES] += cards
                 m = mbase + (r * MAX_MELDS + i) * MELD_SIZE
-                o[m] = 1
-                if mv.run:
-                    o[m + _M["run"]] = 1
-                    o[m + _M["suit"] + mv.suit] = 1
-                    o[m + _M["low"]] = mv.lo / 13
-                    o[m + _M["high"]] = mv.hi / 13
-                else:
-                    o[m + _M["rank"] + mv.rank] = 1
-                    for j, c in enumerate(mv.cards):
-                        if j != mv.wild:
-                            o[m + _M["set_suits"] + c // 13] += 0.25
-                o[m + _M["size"]] = len(mv.cards) / 14
-                if mv.wild is not None:
-                    o[m + _M["wild"]] = 1
-                    o[m + _M["wild_joker"]] = mv.cards[mv.wild] == JOKER
-                    if mv.run:
-                        o[m + _M["wild_pos"]] = (mv.lo + mv.wild) / 13
-                o[m + _M["canastra"]] = mv.canastra
-                o[m + _M["staged"]] = mv.staged
-                o[m + _M["bonus_points"]] = mv.bonus_points / 1000
-                o[m + _M["points"]] = mv.points / 100
-                o[m + _M["moved"]] = r == 0 and i in moved
+                o[m : m + MELD_SIZE] = feats
+                if r == 0 and i in moved:
+                    o[m + _M["moved"]] = 1
         return o
+
+    def __init__(self) -> None:
+        self._melds: dict[int, tuple[MeldView, FloatArray, FloatArray]] = {}
+
+    def _meld(self, mv: MeldView) -> tuple[FloatArray, FloatArray]:
+        """A meld slot's features and the meld's card counts.
+
+        Cached per meld view: the engine keeps a meld's view until the meld changes.
+        """
+        cached = self._melds.get(id(mv))
+        if cached is not None and cached[0] is mv:
+            return cached[1], cached[2]
+        f = np.zeros(MELD_SIZE, dtype=np.float32)
+        cards = np.zeros(N_CODES, dtype=np.float32)
+        for c in mv.cards:
+            cards[c] += 1
+        f[0] = 1
+        if mv.run:
+            f[_M["run"]] = 1
+            f[_M["suit"] + mv.suit] = 1
+            f[_M["low"]] = mv.lo / 13
+            f[_M["high"]] = mv.hi / 13
+        else:
+            f[_M["rank"] + mv.rank] = 1
+            for j, c in enumerate(mv.cards):
+                if j != mv.wild:
+                    f[_M["set_suits"] + c // 13] += 0.25
+        f[_M["size"]] = len(mv.cards) / 14
+        if mv.wild is not None:
+            f[_M["wild"]] = 1
+            f[_M["wild_joker"]] = mv.cards[mv.wild] == JOKER
+            if mv.run:
+                f[_M["wild_pos"]] = (mv.lo + mv.wild) / 13
+        f[_M["canastra"]] = mv.canastra
+        f[_M["staged"]] = mv.staged
+        f[_M["bonus_points"]] = mv.bonus_points / 1000
+        f[_M["points"]] = mv.points / 100
+        if len(self._melds) > 4096:
+            self._melds.clear()
+        self._melds[id(mv)] = (mv, f, cards)
+        return f, cards
 
     def describe(self, obs: npt.NDArray[Any]) -> dict[str, npt.NDArray[Any]]:
         """The observation cut into its named blocks (for inspection)."""

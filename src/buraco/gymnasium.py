@@ -105,15 +105,15 @@ class BuracoEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         pending = self.entry.pending if g.turn == self.seat else ()
         return self.encoder.encode(seat_view(g, self.seat, full=True), pending)
 
-    def action_masks(self) -> np.ndarray[Any, Any]:
+    def action_masks(self, dtype: Any = np.bool_) -> np.ndarray[Any, Any]:
         """The legal action indexes now, as booleans (all false once the hand is over)."""
         g = self._game()
         if g.is_hand_over() or g.turn != self.seat:
-            return np.zeros(N_ACTIONS, dtype=np.bool_)
-        return self.entry.mask(g.legal_actions())
+            return np.zeros(N_ACTIONS, dtype=dtype)
+        return self.entry.mask(g.legal_actions(), dtype)
 
     def _info(self, **more: Any) -> dict[str, Any]:
-        return {"action_mask": self.action_masks().astype(np.int8), **more}
+        return {"action_mask": self.action_masks(np.int8), **more}
 
     def _run_bots(self) -> float:
         """Bots play until the agent is to move or the episode ends; the agent's reward."""

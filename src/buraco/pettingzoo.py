@@ -162,7 +162,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         pending = self.entry.pending if mine else ()
         obs = self.encoder.encode(seat_view(g, seat, full=True), pending)
         if mine:
-            mask = self.entry.mask(g.legal_actions()).astype(np.int8)
+            mask = self.entry.mask(g.legal_actions(), np.int8)
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}

@@ -1,0 +1,146 @@
+"""Steps per second of the learning environments on one core, beside the engine's own speed.
+
+Prints, per preset and player count, the median of ``--rounds`` timed rounds (after one
+warm-up round) of:
+
+- ``engine``: random play on the bare engine (``legal_actions`` and ``apply``, as
+  ``buraco bench`` measures it), in engine actions per second;
+- ``pettingzoo``: the wrapped PettingZoo env (``buraco.pettingzoo.env``) played with random
+  masked indexes through ``agent_iter``/``last``/``step``, in env steps per second (a meld
+  is one step per card plus one), and the engine actions those steps made;
+- ``gymnasium``: ``buraco/<Preset>-v0`` against ``random`` bots, random masked indexes, in
+  agent steps per second.
+
+Usage: ``python scripts/rl_speed.py [--preset aberto --players 4] [--seconds 2 --rounds 3]``
+(without ``--preset``: every preset and player count). Needs the ``rl`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+
+import gymnasium
+import numpy as np
+
+import buraco.gymnasium
+from buraco.encoding import MELD_CARD, MELD_END
+from buraco.game import Game
+from buraco.pettingzoo import env as pz_env
+from buraco.rules import PRESETS
+
+
+def engine_round(preset: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
+    """Engine actions per second of random play (and the same figure: no env steps)."""
+    rng = np.random.default_rng(seed)
+    actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        g = Game(preset, players=players, seed=int(rng.integers(2**31)), match=False)
+        while not g.is_hand_over():
+            legal = g.legal_actions()
+            g.apply(legal[int(rng.integers(len(legal)))])
+            actions += 1
+    elapsed = time.perf_counter() - start
+    return actions / elapsed, actions / elapsed
+
+
+def pettingzoo_round(preset: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
+    """Env steps and engine actions per second of the wrapped PettingZoo env."""
+    e = pz_env(preset, players=players)
+    rng = np.random.default_rng(seed)
+    steps = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        e.reset(seed=int(rng.integers(2**31)))
+        for _agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            index = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            e.step(index)
+            steps += 1
+            actions += not MELD_CARD <= index < MELD_END
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, actions / elapsed
+
+
+def gymnasium_round(preset: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
+    """Agent steps per second of the Gymnasium env against random bots."""
+    e = gymnasium.make(buraco.gymnasium.ENV_IDS[preset], players=players, opponents="random")
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, info = e.reset(seed=int(rng.integers(2**31)))
+        done = False
+        while not done:
+            index = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, done, _, info = e.step(index)
+            steps += 1
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, steps / elapsed
+
+
+def median_of(
+    measure: Callable[[str, int, float, int], tuple[float, float]],
+    preset: str,
+    players: int,
+    seconds: float,
+    rounds: int,
+) -> tuple[float, float]:
+    """The median of ``rounds`` timed rounds after a warm-up round."""
+    runs = [measure(preset, players, seconds, i) for i in range(rounds + 1)][1:]
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
+
+def main() -> None:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", choices=list(PRESETS))
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    pinned = False
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+            pinned = True
+        except OSError:
+            pass
+    print(
+        f"# CPython {platform.python_version()}, {platform.machine()}, pinned to one core: "
+        f"{pinned}; median of {args.rounds} rounds of {args.seconds} s"
+    )
+    print(
+        "| preset | players | engine: actions/s | PettingZoo: steps/s | PettingZoo: actions/s "
+        "| Gymnasium vs random: steps/s |"
+    )
+    print("|---|---|---|---|---|---|")
+    cases = [
+        (p, n)
+        for p, spec in PRESETS.items()
+        for n in spec.players
+        if (args.preset is None or p == args.preset) and (args.players is None or n == args.players)
+    ]
+    for preset, players in cases:
+        engine, _ = median_of(engine_round, preset, players, args.seconds, args.rounds)
+        pz_steps, pz_actions = median_of(
+            pettingzoo_round, preset, players, args.seconds, args.rounds
+        )
+        gym_steps, _ = median_of(gymnasium_round, preset, players, args.seconds, args.rounds)
+        print(
+            f"| `{preset}` | {players} | {engine:,.0f} | {pz_steps:,.0f} | {pz_actions:,.0f} "
+            f"| {gym_steps:,.0f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
