@@ -4,6 +4,8 @@ Importing this module registers one environment id per preset::
 
     buraco/Aberto-v0  buraco/Fechado-v0  buraco/Us-v0  buraco/Netcartas-v0  buraco/Italiano-v0
 
+(``gymnasium.make("buraco.gymnasium:buraco/Aberto-v0")`` imports it on the way.)
+
 ``gymnasium.make("buraco/Aberto-v0", opponents="heuristic", players=4, seat=0, **options)``:
 ``opponents`` is a bot spec (:func:`buraco.bots.make_bot`) for every other seat, or a list
 of specs, one per other seat in seat order (the agent's partners included); any other

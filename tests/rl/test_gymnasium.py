@@ -97,6 +97,12 @@ def test_bad_arguments_are_refused() -> None:
         BuracoEnv("aberto", opponents="nobody")
 
 
+def test_an_id_with_the_module_imports_it() -> None:
+    e = gymnasium.make("buraco.gymnasium:buraco/Us-v0", players=2, opponents="random")
+    obs, _ = e.reset(seed=1)
+    assert obs.shape == (OBS_SIZE,)
+
+
 def test_render_ansi() -> None:
     e = gymnasium.make("buraco/Aberto-v0", players=2, opponents="random", render_mode="ansi")
     e.reset(seed=0)
