@@ -47,13 +47,18 @@ def headline(result: ArenaResult) -> Text:
     per_deal = len(result.deals[0].games) if result.deals else 0
     what = "matches" if spec.matches else "games"
     options = ", ".join(f"{k}={v}" for k, v in r.overrides().items())
+    where = (
+        f"{result.workers} worker{'s' * (result.workers > 1)}"
+        if result.cluster is None
+        else result.cluster.describe()
+    )
     line = (
         f", {r.players} players in {r.sides} sides"
         + (f" ({options})" if options else "")
         + f": {' vs '.join(spec.labels)}\n{spec.deals} duplicate deal{'s' * (spec.deals > 1)}"
         f" × {per_deal} {what}"
         f" = {games} {what}, {hands} hands; seed {spec.seed}; "
-        f"{result.seconds:.1f} s, {result.workers} worker{'s' * (result.workers > 1)}"
+        f"{result.seconds:.1f} s, {where}"
     )
     return Text.assemble((r.preset, "bold"), line)
 

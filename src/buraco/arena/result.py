@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from buraco.arena.cluster import ClusterInfo
 from buraco.arena.duplicate import ArenaSpec, DealResult, GameResult
 from buraco.arena.stats import MeanCI, Outcome, elo_ratings, mean_ci
 from buraco.arena.timing import TimeSketch
@@ -87,8 +88,11 @@ class ArenaResult:
     times: list[TimeSketch]
     """Per bot, its decision times (these vary from run to run)."""
     workers: int
+    """Worker processes, or on Ray the cluster's CPUs."""
     seconds: float
     """Wall time of the run."""
+    cluster: ClusterInfo | None = None
+    """Where the deals were played on Ray (``None`` without Ray)."""
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -183,6 +187,8 @@ class ArenaResult:
             "workers": self.workers,
             "seconds": self.seconds,
         }
+        if self.cluster is not None:
+            out["ray"] = self.cluster.as_dict()
         bots = []
         for s in self.bots():
             item: dict[str, Any] = {

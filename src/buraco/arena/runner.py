@@ -2,7 +2,8 @@
 
 Each deal is played by :func:`buraco.arena.duplicate.play_deal`, whose result
 depends only on the arena's settings and the deal's number; the results are put
-back in deal order, so a seed gives the same results with any number of workers.
+back in deal order, so a seed gives the same results with any number of workers,
+or on a Ray cluster (:mod:`buraco.arena.cluster`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from buraco.arena.duplicate import ArenaSpec, DealResult, play_deal
 from buraco.arena.pairing import bot_labels, tables_for
@@ -22,6 +23,9 @@ from buraco.arena.result import ArenaResult
 from buraco.arena.timing import TimeSketch
 from buraco.bots import make_bot
 from buraco.rules import Rules, make_rules
+
+if TYPE_CHECKING:
+    from buraco.arena.cluster import ClusterInfo
 
 
 def make_spec(
@@ -71,6 +75,8 @@ def run_arena(
     seed: int = 0,
     matches: bool = False,
     workers: int = 1,
+    ray: bool | str = False,
+    batch: int | None = None,
     records: Path | None = None,
     progress: Callable[[DealResult], None] | None = None,
 ) -> ArenaResult:
@@ -81,7 +87,11 @@ def run_arena(
     plays every deal in every arrangement; ``matches`` makes each game a full match.
     ``workers`` processes play deals in parallel (forked on Linux; elsewhere they are
     spawned and re-import the caller's main module, so a script needs the usual
-    ``if __name__ == "__main__":`` guard). ``records`` is a directory for every
+    ``if __name__ == "__main__":`` guard). ``ray`` plays the deals on a Ray cluster
+    instead: ``True`` for a local one (or the Ray already started in this process, or
+    the cluster in ``RAY_ADDRESS``), or the cluster's address (``HOST:PORT``), with
+    ``batch`` deals per task (by default about eight tasks per CPU, at most 64 deals
+    each); the results are the same. ``records`` is a directory for every
     game's record. ``progress`` is called with each deal's result as it finishes (in
     any order).
 
@@ -94,11 +104,24 @@ def run_arena(
     )
     if type(workers) is not int or workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
+    if ray is not False and workers != 1:
+        raise ValueError(
+            "workers and ray do not go together: on Ray the cluster's CPUs play the deals"
+        )
+    if ray is False and batch is not None:
+        raise ValueError("batch is the deals per Ray task: give it with ray")
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     done: dict[int, tuple[DealResult, list[TimeSketch]]] = {}
-    if workers == 1 or deals == 1:
+    cluster: ClusterInfo | None = None
+    if ray is not False:
+        from buraco.arena.cluster import run_on_ray
+
+        address = None if ray is True else str(ray)
+        cluster = run_on_ray(spec, address, batch, records, done, progress)
+        workers = cluster.cpus
+    elif workers == 1 or deals == 1:
         for d in range(deals):
             done[d] = play_deal(spec, d, records)
             if progress is not None:
@@ -112,7 +135,7 @@ def run_arena(
         results.append(result)
         for total, part in zip(times, deal_times, strict=True):
             total.merge(part)
-    return ArenaResult(spec, results, times, workers, time.perf_counter() - start)
+    return ArenaResult(spec, results, times, workers, time.perf_counter() - start, cluster)
 
 
 def _context() -> BaseContext:

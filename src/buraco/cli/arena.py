@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from buraco.arena import DealResult, make_spec, run_arena
+from buraco.arena.cluster import RAY_HINT, ClusterError, import_ray
 from buraco.arena.export import PLOT_HINT, write_files
 from buraco.arena.report import print_report
 from buraco.bots import BOTS
@@ -20,6 +21,7 @@ from buraco.cli.common import (
     check_range,
     check_seed,
     console,
+    fail,
     output_dir,
     progress_bar,
     say,
@@ -44,6 +46,22 @@ def arena(
         bool, typer.Option("--matches", help="play each deal as a full match")
     ] = False,
     workers: Annotated[int, typer.Option(help="processes playing deals in parallel")] = 1,
+    ray: Annotated[
+        bool,
+        typer.Option(
+            "--ray",
+            help="play the deals on a Ray cluster: a local one, or the one at --ray-address "
+            "(or in RAY_ADDRESS); needs " + RAY_HINT,
+        ),
+    ] = False,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="the Ray cluster's address, HOST:PORT (implies --ray)"),
+    ] = None,
+    batch: Annotated[
+        int | None,
+        typer.Option(help="deals per Ray task [default: about 8 tasks per CPU, at most 64]"),
+    ] = None,
     seed: Annotated[int, typer.Option(help="seed of the deals and the bots")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="print everything as JSON")] = False,
     out: Annotated[
@@ -58,11 +76,24 @@ def arena(
 
     Reports per bot and per pair the duplicate deals won, the mean score difference per
     deal with a 95% confidence interval, an Elo-style rating and decision times (and
-    match wins with --matches). Results depend only on the seed, not on --workers.
+    match wins with --matches). Results depend only on the seed, not on --workers or
+    on --ray.
     """
+    use_ray = ray or ray_address is not None
     with user_errors():
         check_range("--deals", deals, 1, MAX_DEALS)
         check_range("--workers", workers, 1, MAX_WORKERS)
+        if use_ray and workers != 1:
+            fail(
+                f"--workers {workers} and --ray do not go together: on Ray the cluster's CPUs "
+                "play the deals (--batch sets the deals per task)"
+            )
+        if batch is not None:
+            if not use_ray:
+                fail("--batch is the deals per Ray task: give it with --ray")
+            check_range("--batch", batch, 1, MAX_DEALS)
+        if use_ray:
+            import_ray()
         check_seed("--seed", seed)
         rules = build_rules(preset, players, option)
         names = bot_specs("--bots", bots)
@@ -80,16 +111,21 @@ def arena(
             progress.advance(task)
             progress.refresh()
 
-        result = run_arena(
-            rules,
-            names,
-            deals,
-            seed=seed,
-            matches=matches,
-            workers=workers,
-            records=None if out is None else out / "records",
-            progress=advance,
-        )
+        try:
+            result = run_arena(
+                rules,
+                names,
+                deals,
+                seed=seed,
+                matches=matches,
+                workers=workers,
+                ray=(ray_address or True) if use_ray else False,
+                batch=batch,
+                records=None if out is None else out / "records",
+                progress=advance,
+            )
+        except ClusterError as exc:
+            fail(str(exc))
     if json_out:
         console.print_json(json.dumps(result.to_dict()))
     else:
