@@ -189,8 +189,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
                     self.terminations = dict.fromkeys(self.agents, True)
             self._select()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            pass  # rendering is on demand (render())
 
     def render(self) -> str | None:
         """The table as the player to move sees it (``render_mode="ansi"``)."""
