@@ -549,18 +549,40 @@ class ObservationEncoder:
             if d is not None:
                 o[S["pot_used"] + r] = d.pot_used[side]
                 o[S["cut_points"] + r] = d.cut_points[side] / 1000
-            counts = cbase + r * N_CODES
-            for i, mv in enumerate(view.melds[side]):
-                feats, cards = self._meld(mv)
-                o[counts : counts + N_CODES] += cards
-                m = mbase + (r * MAX_MELDS + i) * MELD_SIZE
-                o[m : m + MELD_SIZE] = feats
-                if r == 0 and i in moved:
-                    o[m + _M["moved"]] = 1
+            melds = view.melds[side]
+            if melds:
+                feats, cards = self._side(melds)
+                counts = cbase + r * N_CODES
+                o[counts : counts + N_CODES] = cards
+                m = mbase + r * MAX_MELDS * MELD_SIZE
+                o[m : m + len(feats)] = feats
+                if r == 0:
+                    for i in moved:
+                        o[m + i * MELD_SIZE + _M["moved"]] = 1
         return o
+
+    def _side(self, melds: tuple[MeldView, ...]) -> tuple[FloatArray, FloatArray]:
+        """A side's meld slots (concatenated) and card counts.
+
+        Cached per tuple of meld views: the engine keeps it until one of the side's melds
+        changes.
+        """
+        cached = self._sides.get(id(melds))
+        if cached is not None and cached[0] is melds:
+            return cached[1], cached[2]
+        parts = [self._meld(mv) for mv in melds[:MAX_MELDS]]
+        feats: FloatArray = np.concatenate([f for f, _ in parts]).astype(np.float32, copy=False)
+        cards: FloatArray = np.zeros(N_CODES, dtype=np.float32)
+        for _, c in parts:
+            cards += c
+        if len(self._sides) > 1024:
+            self._sides.clear()
+        self._sides[id(melds)] = (melds, feats, cards)
+        return feats, cards
 
     def __init__(self) -> None:
         self._melds: dict[int, tuple[MeldView, FloatArray, FloatArray]] = {}
+        self._sides: dict[int, tuple[tuple[MeldView, ...], FloatArray, FloatArray]] = {}
 
     def _meld(self, mv: MeldView) -> tuple[FloatArray, FloatArray]:
         """A meld slot's features and the meld's card counts.

@@ -175,6 +175,8 @@ def test_observations_leak_no_hidden_card(preset: str, players: int) -> None:
         for seat in range(game.n):
             view = seat_view(game, seat, full=True)
             obs = ENCODER.encode(view)
+            # the encoder's caches (per meld view, per side) never go stale
+            assert np.array_equal(obs, ObservationEncoder().encode(view))
             sample = Determinizer(view).sample(rng)
             moved = any(sample.hands[s] != game.hands[s] for s in range(game.n) if s != seat)
             moved = moved or sample.stock != game.stock or sample.pots != game.pots
