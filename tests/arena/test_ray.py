@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from buraco.arena import ArenaResult, run_arena
+from buraco.arena import ArenaResult, cluster, run_arena
 from buraco.arena.cluster import ClusterError, batches, default_batch
 from buraco.cli import app
 
@@ -160,6 +160,22 @@ def test_a_bad_address_fails_in_one_line(ray: Any) -> None:
     assert code == 2
     assert "write it as HOST:PORT" in one_line(output)
     assert time.perf_counter() - start < 30
+    assert not ray.is_initialized()
+
+
+def test_a_cluster_that_is_gone_fails_in_one_line(
+    ray: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # without an address, ray.init() joins RAY_ADDRESS or the cluster last started here
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+    code, _, output = run(*QUICK, "--deals", "2", "--ray")
+    assert code == 2
+    assert "no Ray cluster answers at 127.0.0.1:1" in one_line(output)
+    monkeypatch.delenv("RAY_ADDRESS")
+    monkeypatch.setattr(cluster, "last_started", lambda: "127.0.0.1:1")
+    code, _, output = run(*QUICK, "--deals", "2", "--ray")
+    assert code == 2
+    assert "the one last started on this machine with 'ray start'" in one_line(output)
     assert not ray.is_initialized()
 
 

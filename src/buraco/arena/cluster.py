@@ -16,6 +16,7 @@ Ray is imported only when a run asks for it, so the arena works without it.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import socket
@@ -154,16 +155,51 @@ def check_address(address: str) -> None:
             f"Ray address {address!r}: write it as HOST:PORT, e.g. 10.0.0.5:6379 "
             "(the head node's, as 'ray start --head' prints it)"
         )
-    host = host.strip("[]")
-    try:
-        with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT):
-            pass
-    except OSError as exc:
-        reason = exc.strerror or str(exc) or type(exc).__name__
+    reason = unreachable(host.strip("[]"), int(port))
+    if reason is not None:
         raise ClusterError(
             f"no Ray cluster answers at {address} ({reason}); start one with "
             "'ray start --head' or leave out the address for a local Ray"
-        ) from None
+        )
+
+
+def unreachable(host: str, port: int) -> str | None:
+    """Why nothing accepts a connection at ``host:port``, or ``None`` if something does."""
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+
+
+def last_started() -> str | None:
+    """The address of the cluster last started on this machine with ``ray start``.
+
+    ``ray.init()`` without an address joins it; ``None`` when there is none (or this
+    version of Ray keeps it elsewhere).
+    """
+    try:
+        services = importlib.import_module("ray._private.services")
+        found = services.find_bootstrap_address(None)
+    except Exception:
+        return None
+    return found if isinstance(found, str) and found else None
+
+
+def _check_default_address() -> None:
+    # the cluster ray.init() joins without an address must answer: Ray would retry for
+    # minutes
+    if os.environ.get("RAY_ADDRESS"):
+        check_address(os.environ["RAY_ADDRESS"])
+        return
+    recorded = last_started()
+    host, _, port = (recorded or "").rpartition(":")
+    reason = unreachable(host, int(port)) if host and port.isdigit() else None
+    if reason is not None:
+        raise ClusterError(
+            f"no Ray cluster answers at {recorded}, the one last started on this machine "
+            f"with 'ray start' ({reason}); 'ray stop' forgets it"
+        )
 
 
 def connect(address: str | None) -> tuple[ModuleType, bool]:
@@ -175,11 +211,12 @@ def connect(address: str | None) -> tuple[ModuleType, bool]:
     ``RAY_ADDRESS`` or one started on this machine with ``ray start``, else starts one.
     """
     ray = import_ray()
-    target = address if address is not None else os.environ.get("RAY_ADDRESS")
-    if target:
-        check_address(target)
+    if address is not None:
+        check_address(address)
     if ray.is_initialized():
         return ray, False
+    if address is None:
+        _check_default_address()
     kwargs: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
     if address is None:
         kwargs["include_dashboard"] = False
