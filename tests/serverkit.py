@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +86,44 @@ def until(ws: WebSocketTestSession, pred: Any, limit: int = 5000) -> dict[str, A
 def my_turn(m: dict[str, Any]) -> bool:
     """A frame showing this seat a view with legal actions."""
     return m.get("type") in ("state", "event") and bool(m.get("view") and m["view"]["legal"])
+
+
+def free_port() -> int:
+    """A TCP port free on this machine now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_serve(
+    port: int, args: list[str], env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``buraco serve`` on ``port`` as its own process, waited for until /healthz answers."""
+    import httpx
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "buraco", "serve", "--port", str(port), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise AssertionError(f"buraco serve exited with {proc.returncode}: {err}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError("buraco serve did not answer /healthz within 60 s")
+        time.sleep(0.1)
 
 
 def whole_view(before: dict[str, Any] | None, view: dict[str, Any]) -> dict[str, Any]:

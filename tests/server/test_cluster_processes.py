@@ -20,7 +20,6 @@ import random
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -40,13 +39,7 @@ from buraco.server.protocol import PROTOCOL
 from buraco.server.routes import COOKIE
 from buraco.server.store import Store
 from buraco.server.tables import LiveTable
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from serverkit import free_port, start_serve
 
 
 @dataclass
@@ -63,25 +56,7 @@ class Proc:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self.popen = subprocess.Popen(
-            [sys.executable, "-m", "buraco", "serve", "--port", str(self.port), *self.args],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=self.env,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            if self.popen.poll() is not None:
-                err = self.popen.stderr.read().decode() if self.popen.stderr else ""
-                raise AssertionError(f"buraco serve exited with {self.popen.returncode}: {err}")
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError("buraco serve did not answer /healthz within 60 s")
-            time.sleep(0.1)
+        self.popen = start_serve(self.port, self.args, self.env)
 
     def kill(self) -> None:
         assert self.popen is not None
@@ -114,7 +89,7 @@ def site(fresh_pg: str, redis_url: str) -> Iterator[tuple[str, list[Proc]]]:
         "--bot-workers",
         "0",
     ]
-    procs = [Proc(_free_port(), args, env), Proc(_free_port(), args, env)]
+    procs = [Proc(free_port(), args, env), Proc(free_port(), args, env)]
     try:
         for p in procs:
             p.start()
@@ -367,7 +342,7 @@ def _my_turn(ws: Any) -> dict[str, Any]:
 
 
 def test_a_client_that_never_answers_pings_is_disconnected(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "BURACO_WS_PING": "0.5"}
     p = Proc(port, ["--data", str(tmp_path)], env)
     p.start()

@@ -61,13 +61,13 @@ from buraco.game import Game
 from buraco.server.protocol import KINDS, MAX_ACTION, MAX_CHAT, MAX_FRAME, PROTOCOL
 from buraco.server.routes import COOKIE
 from buraco.text import has_control
-from serverkit import Player, Server
+from serverkit import Player, Server, free_port
 
 if TYPE_CHECKING:  # the secrecy test's checks and the restart test's server, shared
-    from test_restart import _free_port, _serve
+    from test_restart import _serve
     from test_secrecy import Conn, card_codes, check_frames, ground_truth, receive
 else:
-    from server.test_restart import _free_port, _serve
+    from server.test_restart import _serve
     from server.test_secrecy import Conn, card_codes, check_frames, ground_truth, receive
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -553,7 +553,7 @@ def test_a_real_server_refuses_huge_frames_and_stays_up(tmp_path: Path) -> None:
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    port = _free_port()
+    port = free_port()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     with _serve(tmp_path, port):
         r = httpx.post(f"{base}/api/guests", json={"name": "Ana"})

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,50 +21,16 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from buraco.cli.loadtest import process_tree
 from buraco.server.routes import COOKIE
-from serverkit import whole_view
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from serverkit import free_port, start_serve, whole_view
 
 
 @contextmanager
 def _serve(data: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """``buraco serve`` as its own process, waited for until /healthz answers."""
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "buraco",
-            "serve",
-            "--port",
-            str(port),
-            "--data",
-            str(data),
-            "--hand-pause",
-            "0",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    proc = start_serve(port, ["--data", str(data), "--hand-pause", "0"])
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                raise AssertionError(f"buraco serve exited with {proc.returncode}: {err}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError("buraco serve did not answer /healthz within 60 s")
-            time.sleep(0.1)
         yield proc
     finally:
         if proc.poll() is None:
@@ -95,7 +60,7 @@ def _frames_until_my_turn(ws: ClientConnection, shown: dict[str, Any]) -> dict[s
 def test_a_killed_server_resumes_every_table_at_its_last_committed_action(
     tmp_path: Path,
 ) -> None:
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     ws_base = f"ws://127.0.0.1:{port}"
     with _serve(tmp_path, port) as proc:
@@ -118,8 +83,15 @@ def test_a_killed_server_resumes_every_table_at_its_last_committed_action(
                 m = _frames_until_my_turn(ws, shown)
             seen_version, seen_view = m["version"], m["view"]
         assert seen_version > 10
+        helpers = process_tree(proc.pid)[1:]  # the bot worker and the processes that made it
+        assert helpers, "the server started no bot worker"
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
+        # with the server gone, its bot worker exits, and so do the rest: nothing is left
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{p}").exists() for p in helpers):
+            assert time.monotonic() < deadline, f"left running: {helpers}"
+            time.sleep(0.1)
     # nothing was shut down cleanly: the log is all there is
     with _serve(tmp_path, port):
         summary = httpx.get(f"{base}/api/tables/{table}").json()["table"]
@@ -174,7 +146,7 @@ def test_serve_refuses_contradictory_options_in_one_line(tmp_path: Path) -> None
 )
 def test_serve_reports_a_database_it_cannot_use_in_one_line(db: str, words: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "buraco", "serve", "--db", db, "--port", str(_free_port())],
+        [sys.executable, "-m", "buraco", "serve", "--db", db, "--port", str(free_port())],
         capture_output=True,
         text=True,
         timeout=60,

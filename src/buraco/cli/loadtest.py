@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -40,6 +41,14 @@ def loadtest(
         str | None,
         typer.Option(help="Redis URL of the bus for the server it starts (several processes)"),
     ] = None,
+    by_table: Annotated[
+        bool,
+        typer.Option(
+            "--by-table",
+            help="several processes each on its own port, every table's clients at one of "
+            "them (as a proxy routing by table does); default: one port shared by all",
+        ),
+    ] = False,
     seed: Annotated[int, typer.Option(help="seed of the clients' choices")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
@@ -55,6 +64,11 @@ def loadtest(
     check_range("--seconds", seconds, 1, 3600)
     check_range("--think", think, 0, 60)
     check_range("--processes", processes, 1, 16)
+    if url is not None and (db is not None or bus is not None or processes > 1):
+        fail(
+            "--url and --db, --bus or --processes do not go together: "
+            "those are for the server this command starts"
+        )
     if processes > 1 and bus is None:
         bus = "redis://127.0.0.1:6379/0"
     if bus is not None and (db is None or db.startswith("sqlite")):
@@ -63,11 +77,8 @@ def loadtest(
         from buraco.server.load import check_loopback
     except ImportError as exc:
         fail(f"the load test needs the server extra: pip install 'buraco[server]' ({exc.name})")
-    if url is not None and (db is not None or bus is not None or processes > 1):
-        fail(
-            "--url and --db, --bus or --processes do not go together: "
-            "those are for the server this command starts"
-        )
+    if by_table and processes == 1:
+        fail("--by-table is for several processes: give --processes 2 or more")
     if url is not None:
         try:
             check_loopback(url)
@@ -78,26 +89,44 @@ def loadtest(
         out["server"] = url
     else:
         with tempfile.TemporaryDirectory() as folder:
-            port = _free_port()
-            proc = _start(Path(folder), port, db, processes, bus)
+            procs: list[subprocess.Popen[bytes]] = []
             try:
-                base = f"http://127.0.0.1:{port}"
-                rss0 = _rss(proc.pid)
-                figures = _run(base, tables, seconds, think, seed)
-                rss1 = _rss(proc.pid)
+                if by_table:  # one process per port, each with one worker
+                    ports = [_free_port() for _ in range(processes)]
+                    for p in ports:
+                        procs.append(_start(Path(folder), p, db, 1, bus))
+                else:
+                    ports = [_free_port()]
+                    procs.append(_start(Path(folder), ports[0], db, processes, bus))
+                bases = [f"http://127.0.0.1:{p}" for p in ports]
+                pids = [p.pid for p in procs]
+                rss0 = sum(_rss(pid) for pid in pids)
+                cpu: list[float] = []
+                figures = _run(
+                    bases, tables, seconds, think, seed, lambda _on: cpu.append(_cpu(pids))
+                )
+                rss1 = sum(_rss(pid) for pid in pids)
             finally:
-                proc.terminate()
-                try:
-                    proc.wait(15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+                for proc in procs:
+                    proc.terminate()
+                for proc in procs:
+                    try:
+                        proc.wait(15)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
             out = figures.summary()
             shown = "one process" if processes == 1 else f"{processes} processes and --bus"
+            if by_table:
+                shown += ", each table at one"
             out["server"] = f"buraco serve, {shown}, " + ("--db" if db else "SQLite")
             if rss0 and rss1:
                 out["server_rss_mb_before"] = round(rss0 / 1e6, 1)
                 out["server_rss_mb_after"] = round(rss1 / 1e6, 1)
                 out["server_kb_per_table"] = round((rss1 - rss0) / 1e3 / tables, 1)
+            if len(cpu) == 2 and figures.actions:
+                busy = cpu[1] - cpu[0]
+                out["server_cpu_share"] = round(busy / figures.seconds, 2)
+                out["server_cpu_ms_per_action"] = round(1000 * busy / figures.actions, 2)
     out["think_seconds"] = think
     if json_out:
         console.print_json(json.dumps(out))
@@ -113,13 +142,20 @@ def loadtest(
         say(("client error: ", "bold red"), e)
 
 
-def _run(base: str, tables: int, seconds: float, think: float, seed: int) -> Any:
+def _run(
+    base: str | list[str],
+    tables: int,
+    seconds: float,
+    think: float,
+    seed: int,
+    clock: Any = None,
+) -> Any:
     import httpx
 
     from buraco.server.load import run_load
 
     try:
-        return asyncio.run(run_load(base, tables, seconds, think=think, seed=seed))
+        return asyncio.run(run_load(base, tables, seconds, think=think, seed=seed, clock=clock))
     except (httpx.HTTPError, OSError) as exc:
         fail(f"the server at {base} failed the load test: {exc}")
 
@@ -155,8 +191,8 @@ def _start(
     fail("buraco serve did not answer within 60 s")
 
 
-def _rss(pid: int) -> int:
-    """Resident memory of a process and all its children in bytes (0 without /proc)."""
+def process_tree(pid: int) -> list[int]:
+    """A process and all its children, and theirs (empty without /proc)."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -165,10 +201,31 @@ def _rss(pid: int) -> int:
             except (OSError, IndexError, ValueError):
                 continue
             children.setdefault(ppid, []).append(int(entry.name))
-    total, todo = 0, [pid]
+    found, todo = [], [pid]
     while todo:
         p = todo.pop()
+        found.append(p)
         todo += children.get(p, [])
+    return found
+
+
+def _cpu(pids: list[int]) -> float:
+    """CPU seconds used so far by processes and all their children (0 without /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for p in [q for pid in pids for q in process_tree(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+def _rss(pid: int) -> int:
+    """Resident memory of a process and all its children in bytes (0 without /proc)."""
+    total = 0
+    for p in process_tree(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):

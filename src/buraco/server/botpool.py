@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import multiprocessing
+import os
+import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -38,6 +41,26 @@ def choose(table: str, seat: int, hand: int, spec: str, seed: int, view: SeatVie
     return str(bot.choose(view, view.legal))
 
 
+def _outlive_no_server(server: int) -> None:
+    """In a worker: exit once the server process is gone (killed with SIGKILL, say).
+
+    A worker waits on a queue whose other end it holds too, so it would not notice by
+    itself; nor would the forkserver it came from.
+    """
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(server, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # the pid now belongs to another user's process
+                os._exit(0)
+
+    threading.Thread(target=watch, name="server watch", daemon=True).start()
+
+
 class BotPool:
     """Runs bot decisions in ``workers`` processes (0: in threads of this process)."""
 
@@ -46,7 +69,10 @@ class BotPool:
         self.executor: Executor
         if workers > 0:
             self.executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("forkserver")
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_outlive_no_server,
+                initargs=(os.getpid(),),
             )
         else:
             self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")

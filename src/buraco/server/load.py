@@ -15,6 +15,7 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -166,7 +167,7 @@ async def _player(
 
 
 async def run_load(
-    base_url: str,
+    base_url: str | Sequence[str],
     tables: int,
     seconds: float,
     *,
@@ -175,23 +176,36 @@ async def run_load(
     preset: str = "aberto",
     players: int = 4,
     seed: int = 0,
+    clock: Callable[[bool], None] | None = None,
 ) -> LoadResult:
     """Play ``tables`` tables of bot clients on the server at ``base_url`` for ``seconds``.
 
     Figures count only from ``warmup`` seconds after every client has its first state
     (the burst of connections is not what is measured).
+
+    Several ``base_url`` are several server processes of one site: table ``n`` is made
+    at, and its clients connect to, process ``n`` modulo their number (as a proxy that
+    routes by table sends each table to one process). ``clock(True)`` is called when
+    the measured run starts, ``clock(False)`` when it ends.
     """
-    check_loopback(base_url)
+    bases = [base_url] if isinstance(base_url, str) else list(base_url)
+    for base in bases:
+        check_loopback(base)
     rng = random.Random(seed)
-    ws_base = "ws" + base_url[len("http") :]
-    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
-        made = [await _table(client, n, preset, players) for n in range(tables)]
+    limit = asyncio.Semaphore(16)  # tables made 16 at a time, each by its own client
+
+    async def one(n: int) -> tuple[str, list[str]]:
+        base = bases[n % len(bases)]
+        async with limit, httpx.AsyncClient(base_url=base, timeout=30) as client:
+            return await _table(client, n, preset, players)
+
+    made = list(await asyncio.gather(*(one(n) for n in range(tables))))
     result = LoadResult(tables, seconds)
     stop, started = asyncio.Event(), asyncio.Event()
     tasks = [
         asyncio.create_task(
             _player(
-                f"{ws_base}/ws/tables/{table}",
+                "ws" + bases[n % len(bases)][len("http") :] + f"/ws/tables/{table}",
                 token,
                 think,
                 random.Random(rng.random()),
@@ -200,7 +214,7 @@ async def run_load(
                 started,
             )
         )
-        for table, tokens in made
+        for n, (table, tokens) in enumerate(made)
         for token in tokens
     ]
     deadline = time.perf_counter() + 300
@@ -210,12 +224,16 @@ async def run_load(
         await asyncio.sleep(0.1)
     await asyncio.sleep(warmup)
     started.set()
+    if clock is not None:
+        clock(True)
     t0 = time.perf_counter()
     done, _ = await asyncio.wait(tasks, timeout=seconds)
     for t in done:
         if t.exception() is not None:
             result.errors.append(repr(t.exception()))
     result.seconds = time.perf_counter() - t0
+    if clock is not None:
+        clock(False)
     stop.set()
     for t in tasks:
         t.cancel()

@@ -852,6 +852,16 @@ class TableService:
             except Exception as exc:
                 log.warning("process %s: leases not kept up (%s)", self.bus.proc, exc)
 
+    async def _take(self, table_id: str) -> None:
+        """Drive a table whose lease this process now holds."""
+        self.owned.add(table_id)
+        lt = await self.get(table_id)
+        if lt is None:
+            self.owned.discard(table_id)
+            return
+        await self._sync(lt)
+        self._drive(lt)
+
     async def _maintain_once(self) -> None:
         """Renew this process's leases, say who is here, take tables no one holds, catch up."""
         lease = self.settings.lease
@@ -874,18 +884,14 @@ class TableService:
             lost = self.tables.get(table_id)
             if lost is not None and lost.driver is not None:
                 lost.driver.cancel()
+        for table_id in held - self.owned:  # a claim whose answer was lost: take it up now
+            await self._take(table_id)
         orphans = await self.store.orphans(time.time(), 500)
         random.shuffle(orphans)
         share = math.ceil(len(orphans) / (1 + len(self.procs)))
         for table_id in orphans[:share]:
             if await self.store.claim(table_id, self.bus.proc, time.time() + lease, time.time()):
-                self.owned.add(table_id)
-                lt = await self.get(table_id)
-                if lt is None:
-                    self.owned.discard(table_id)
-                    continue
-                await self._sync(lt)
-                self._drive(lt)
+                await self._take(table_id)
         live = [lt.id for lt in self.tables.values() if lt.status in ("waiting", "playing")]
         stored = await self.store.versions(live)
         for table_id in live:

@@ -1,0 +1,97 @@
+"""``buraco loadtest``: a short real run against one process and against two with the bus."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from buraco.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def figures(output: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(output[output.index("{") :])
+    return data
+
+
+def test_a_short_load_run_against_one_process_gives_its_figures() -> None:
+    code, out = run("loadtest", "--tables", "3", "--seconds", "3", "--json")
+    assert code == 0, out
+    got = figures(out)
+    assert got["tables"] == 3 and got["errors"] == [] and got["refused"] == 0
+    # clients with no think time: each accepted action answered by its event, timed
+    assert got["actions"] > 20 and got["actions_per_second"] > 5
+    assert 0 < got["latency_ms_p50"] <= got["latency_ms_p99"] <= got["latency_ms_max"]
+    assert got["server_rss_mb_after"] > 0 and got["server"].startswith("buraco serve, one")
+
+
+def test_a_short_load_run_against_two_processes_over_postgresql_and_redis(
+    fresh_pg: str, redis_url: str
+) -> None:
+    code, out = run(
+        "loadtest",
+        "--tables",
+        "4",
+        "--seconds",
+        "4",
+        "--processes",
+        "2",
+        "--db",
+        fresh_pg,
+        "--bus",
+        redis_url,
+        "--json",
+    )
+    assert code == 0, out
+    got = figures(out)
+    assert got["errors"] == [] and got["refused"] == 0 and got["actions"] > 20
+    assert "2 processes" in got["server"]
+    assert got["server_cpu_ms_per_action"] > 0 and 0 < got["server_cpu_share"] <= 2.5
+
+
+def test_a_load_run_with_each_table_at_one_of_two_processes(fresh_pg: str, redis_url: str) -> None:
+    code, out = run(
+        "loadtest",
+        "--tables",
+        "4",
+        "--seconds",
+        "3",
+        "--processes",
+        "2",
+        "--by-table",
+        "--db",
+        fresh_pg,
+        "--bus",
+        redis_url,
+        "--json",
+    )
+    assert code == 0, out
+    got = figures(out)
+    assert got["errors"] == [] and got["actions"] > 20 and "each table at one" in got["server"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--processes", "2"], "PostgreSQL"),
+        (["--processes", "2", "--db", "sqlite:///x.db"], "PostgreSQL"),
+        (["--url", "http://example.org:8000"], "only targets this machine"),
+        (["--url", "http://127.0.0.1:8000", "--processes", "2"], "do not go together"),
+        (["--processes", "40"], "--processes"),
+        (["--by-table"], "--by-table"),
+    ],
+)
+def test_loadtest_refuses_what_it_cannot_do_in_one_line(args: list[str], says: str) -> None:
+    code, out = run("loadtest", *args)
+    assert code == 2 and says in out and "Traceback" not in out
