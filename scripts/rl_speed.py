@@ -1,7 +1,7 @@
 """Steps per second of the learning environments on one core, beside the engine's own speed.
 
 Prints, per preset and player count, the median of ``--rounds`` timed rounds (after one
-warm-up round) of:
+warm-up round; the three measures take turns round by round) of:
 
 - ``engine``: random play on the bare engine (``legal_actions`` and ``apply``, as
   ``buraco bench`` measures it), in engine actions per second;
@@ -22,7 +22,6 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable
 
 import gymnasium
 import numpy as np
@@ -87,16 +86,23 @@ def gymnasium_round(preset: str, players: int, seconds: float, seed: int) -> tup
     return steps / elapsed, steps / elapsed
 
 
-def median_of(
-    measure: Callable[[str, int, float, int], tuple[float, float]],
-    preset: str,
-    players: int,
-    seconds: float,
-    rounds: int,
-) -> tuple[float, float]:
-    """The median of ``rounds`` timed rounds after a warm-up round."""
-    runs = [measure(preset, players, seconds, i) for i in range(rounds + 1)][1:]
-    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+def measure_case(
+    preset: str, players: int, seconds: float, rounds: int
+) -> tuple[float, float, float, float]:
+    """Medians of engine actions/s, PettingZoo steps/s and actions/s, Gymnasium steps/s.
+
+    The three measures take turns round by round (after one warm-up round of each), so a
+    change in the machine's load touches them alike.
+    """
+    runs: list[tuple[float, float, float, float]] = []
+    for i in range(rounds + 1):
+        engine, _ = engine_round(preset, players, seconds, i)
+        pz_steps, pz_actions = pettingzoo_round(preset, players, seconds, i)
+        gym_steps, _ = gymnasium_round(preset, players, seconds, i)
+        if i:
+            runs.append((engine, pz_steps, pz_actions, gym_steps))
+    e, ps, pa, gs = (statistics.median(r[j] for r in runs) for j in range(4))
+    return e, ps, pa, gs
 
 
 def main() -> None:
@@ -120,9 +126,9 @@ def main() -> None:
     )
     print(
         "| preset | players | engine: actions/s | PettingZoo: steps/s | PettingZoo: actions/s "
-        "| Gymnasium vs random: steps/s |"
+        "| PettingZoo / engine actions | Gymnasium vs random: steps/s |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     cases = [
         (p, n)
         for p, spec in PRESETS.items()
@@ -130,14 +136,12 @@ def main() -> None:
         if (args.preset is None or p == args.preset) and (args.players is None or n == args.players)
     ]
     for preset, players in cases:
-        engine, _ = median_of(engine_round, preset, players, args.seconds, args.rounds)
-        pz_steps, pz_actions = median_of(
-            pettingzoo_round, preset, players, args.seconds, args.rounds
+        engine, pz_steps, pz_actions, gym_steps = measure_case(
+            preset, players, args.seconds, args.rounds
         )
-        gym_steps, _ = median_of(gymnasium_round, preset, players, args.seconds, args.rounds)
         print(
             f"| `{preset}` | {players} | {engine:,.0f} | {pz_steps:,.0f} | {pz_actions:,.0f} "
-            f"| {gym_steps:,.0f} |",
+            f"| {pz_actions / engine:.0%} | {gym_steps:,.0f} |",
             flush=True,
         )
 
