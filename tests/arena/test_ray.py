@@ -5,6 +5,7 @@ they share one local Ray of two CPUs, started after the results without Ray are 
 (worker processes are forked, which a process running Ray should not do).
 """
 
+import dataclasses
 import json
 import logging
 import sys
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from buraco.arena import ArenaResult, cluster, run_arena
+from buraco.arena import ArenaResult, cluster, make_spec, run_arena
 from buraco.arena.cluster import ClusterError, batches, default_batch
 from buraco.cli import app
 
@@ -242,3 +243,11 @@ def test_the_command_on_ray_prints_and_writes_what_workers_do(
     code, stdout, output = run(*QUICK, "--deals", str(DEALS), "--seed", str(SEED), "--ray")
     assert code == 0, output
     assert "Ray: 2 CPUs on 1 node, 1 deal a task" in " ".join(stdout.split())
+
+
+def test_a_task_that_fails_on_its_node_fails_in_one_line(local_ray: None) -> None:
+    good = make_spec("aberto", ["greedy", "random"], 2, players=2)
+    bad = dataclasses.replace(good, bots=("greedy", "no-such-bot"))  # fails in the task
+    with pytest.raises(ClusterError, match=r"^a Ray task failed: .*no-such-bot") as caught:
+        cluster.run_on_ray(bad, None, None, None, {}, None)
+    assert "\n" not in str(caught.value)

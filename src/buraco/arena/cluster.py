@@ -273,7 +273,7 @@ def run_on_ray(
                 for ref in finished:
                     pending.pop(ref)
                     submit()
-                    for result, times, texts in ray.get(ref):
+                    for result, times, texts in _get(ray, ref):
                         if records is not None:
                             for name, data in texts.items():
                                 (records / name).write_bytes(data)
@@ -288,3 +288,17 @@ def run_on_ray(
     finally:
         if started:
             ray.shutdown()
+
+
+def _get(ray: ModuleType, ref: Any) -> BatchResult:
+    # a task that failed on its node (buraco missing or another version there, a bug)
+    # raises its error here: one line, with the node's exception chained
+    try:
+        out: BatchResult = ray.get(ref)
+    except ray.exceptions.RayError as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        last = lines[-1] if lines else type(exc).__name__
+        raise ClusterError(
+            f"a Ray task failed: {last} (is the same buraco installed on every node?)"
+        ) from exc
+    return out
