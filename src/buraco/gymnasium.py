@@ -16,7 +16,9 @@ keyword is a rule option. Needs the ``rl`` extra.
   :mod:`buraco.encoding`.
 - Action mask: ``info["action_mask"]`` (``int8``) after ``reset`` and every ``step``, and
   the method :meth:`BuracoEnv.action_masks` (a boolean array, as ``sb3-contrib``'s
-  ``MaskablePPO`` asks for).
+  ``MaskablePPO`` asks for). With ``mask_in_observation=True`` the observation is a dict of
+  ``"observation"`` and ``"action_mask"`` instead, as PettingZoo's (for libraries such as
+  RLlib that read the mask from the observation).
 - An illegal action ends the episode (``terminated``) with reward ``illegal_reward`` (-1)
   and ``info["illegal_action"] = True``; the game is left untouched.
 - Episode: one hand (``match=True``: a match). Reward at the end of a hand: the agent's
@@ -55,7 +57,7 @@ ENV_IDS = {preset: f"buraco/{preset.capitalize()}-v0" for preset in PRESETS}
 _SEED_BOUND = 2**62
 
 
-class BuracoEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
+class BuracoEnv(gymnasium.Env[Any, np.int64]):
     """One seat against bots (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's convention
@@ -70,6 +72,7 @@ class BuracoEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         match: bool = False,
         reward_scale: float = 1000.0,
         illegal_reward: float = -1.0,
+        mask_in_observation: bool = False,
         **options: Any,
     ) -> None:
         self.rules = make_rules(preset, players=players, **options)
@@ -90,7 +93,13 @@ class BuracoEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         self.match = match
         self.reward_scale = float(reward_scale)
         self.illegal_reward = float(illegal_reward)
-        self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_SIZE,), np.float32)
+        self.mask_in_observation = mask_in_observation
+        box = spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_SIZE,), np.float32)
+        self.observation_space: spaces.Space[Any] = box
+        if mask_in_observation:
+            self.observation_space = spaces.Dict(
+                {"observation": box, "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)}
+            )
         self.action_space = spaces.Discrete(N_ACTIONS)
         self.encoder = ObservationEncoder()
         self.entry = MeldEntry()
@@ -102,10 +111,13 @@ class BuracoEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         assert self.game is not None, "call reset() first"
         return self.game
 
-    def _obs(self) -> np.ndarray[Any, Any]:
+    def _obs(self) -> Any:
         g = self._game()
         pending = self.entry.pending if g.turn == self.seat else ()
-        return self.encoder.encode(seat_view(g, self.seat, full=True), pending)
+        obs = self.encoder.encode(seat_view(g, self.seat, full=True), pending)
+        if self.mask_in_observation:
+            return {"observation": obs, "action_mask": self.action_masks(np.int8)}
+        return obs
 
     def action_masks(self, dtype: Any = np.bool_) -> np.ndarray[Any, Any]:
         """The legal action indexes now, as booleans (all false once the hand is over)."""
@@ -141,7 +153,7 @@ class BuracoEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
     # ----- API ---------------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Deal a new hand and let the bots play up to the agent's first turn."""
         super().reset(seed=seed)
         while True:
@@ -159,9 +171,7 @@ class BuracoEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             if not self.game.is_hand_over():  # the hand (rarely) ended before the agent's turn
                 return self._obs(), self._info()
 
-    def step(
-        self, action: int | np.integer[Any]
-    ) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The agent takes one action index; bots answer until its next decision."""
         g = self._game()
         if g.is_hand_over():

@@ -80,6 +80,21 @@ def test_a_hand_against_bots_ends_with_the_score_difference(
     assert play(gymnasium.make(env_id, **kwargs), seed=7) == (steps, total)
 
 
+@pytest.mark.parametrize("preset", ["aberto", "us"])
+def test_the_mask_can_be_in_the_observation(preset: str) -> None:
+    e = gymnasium.make(ENV_IDS[preset], opponents="random", mask_in_observation=True)
+    check_env(e.unwrapped)
+    obs, info = e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done = False
+    while not done:
+        assert np.array_equal(obs["action_mask"], info["action_mask"])
+        assert obs["observation"].shape == (OBS_SIZE,)
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, _, done, _, info = e.step(action)
+    assert not obs["action_mask"].any()
+
+
 def test_an_illegal_action_ends_the_episode_with_a_penalty() -> None:
     e = gymnasium.make("buraco/Netcartas-v0", players=2, opponents="random", illegal_reward=-2)
     _, info = e.reset(seed=1)
