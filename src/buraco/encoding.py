@@ -86,7 +86,7 @@ from buraco.actions import (
 )
 from buraco.cards import JOKER, N_CODES, Card
 from buraco.rules import Rules, option_bounds
-from buraco.views import MeldView, SeatView
+from buraco.views import MeldView, SeatView, SeenEvent
 
 __all__ = [
     "ADD",
@@ -424,6 +424,8 @@ OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = (
     ("cut_points", MAX_SIDES),
     ("melded_counts", MAX_SIDES * N_CODES),
     ("melds", MAX_SIDES * MAX_MELDS * MELD_SIZE),
+    ("pile_memory", N_CODES),
+    ("known_cards", MAX_PLAYERS * N_CODES),
 )
 """The observation's blocks in order, with their sizes. Scales: card counts as they are;
 sizes of hands, stock, pile and mortos / 10; points / 1000 (``staged_value``,
@@ -452,11 +454,19 @@ sizes of hands, stock, pile and mortos / 10; points / 1000 (``staged_value``,
   ``pot_used``, ``cut_points`` / 1000;
 - ``melded_counts``: every card on each side's melds, a count per code;
 - ``melds``: each side's melds in their order (slot ``i`` of side 0 is the meld an
-  ``add i+1`` names), :data:`MELD_SIZE` numbers each (see :data:`MELD_FEATURES`).
+  ``add i+1`` names), :data:`MELD_SIZE` numbers each (see :data:`MELD_FEATURES`);
+- ``pile_memory``: the whole pile as the viewer saw it built, a count per code: with a
+  closed pile, every card under the top too (:func:`buraco.determinize.pile_of`);
+- ``known_cards``: per relative seat, the cards it is known to hold because it took them
+  with the pile and has not played them since (:func:`buraco.determinize.known_hands`;
+  zero for the viewer).
+
+The last two come from the history a full view carries (zero for a short view); the
+encoder follows it incrementally, event by event.
 """
 
 OBS_SIZE = sum(n for _, n in OBSERVATION_LAYOUT)
-"""Size of the observation vector (8945)."""
+"""Size of the observation vector (9316)."""
 
 
 def observation_slices() -> dict[str, slice]:
@@ -476,6 +486,47 @@ for _name, _size in MELD_FEATURES:
     _M[_name] = _pos
     _pos += _size
 _PHASES = {"draw": 0, "play": 1, "top-meld": 2, "over": 3}
+
+
+class _Memory:
+    """What one seat remembers of a hand's history (see ``ObservationEncoder._memory``)."""
+
+    __slots__ = ("done", "known", "last", "pile", "turn_cards")
+
+    def __init__(self, upcard: Card | None, players: int) -> None:
+        self.done = 0
+        self.last: SeenEvent | None = None
+        self.pile: list[Card] = [upcard] if upcard is not None else []
+        self.known: list[dict[Card, int]] = [{} for _ in range(players)]
+        self.turn_cards: list[Card] = []
+
+    def read(self, e: SeenEvent) -> None:
+        """Take one event into account (as ``known_hands`` and ``pile_of`` do)."""
+        a = e.action
+        hand = self.known[e.seat]
+        if isinstance(a, Discard):
+            self.pile.append(a.card)
+            if hand.get(a.card, 0):
+                hand[a.card] -= 1
+        elif isinstance(a, TurnUp):
+            self.pile.extend(e.cards)
+        elif isinstance(a, TakePile):
+            for c in self.pile:
+                hand[c] = hand.get(c, 0) + 1
+            self.pile = []
+            self.turn_cards = []
+        elif isinstance(a, Draw):
+            self.turn_cards = []
+        elif isinstance(a, Meld | Add):
+            for c in a.cards if isinstance(a, Meld) else (a.card,):
+                self.turn_cards.append(c)
+                if hand.get(c, 0):
+                    hand[c] -= 1
+        elif a is None and e.note.startswith("opening short"):
+            for c in self.turn_cards:
+                hand[c] = hand.get(c, 0) + 1
+        elif a is None and e.note.startswith("took the morto"):
+            hand.clear()
 
 
 class ObservationEncoder:
@@ -501,10 +552,9 @@ class ObservationEncoder:
         base = S["pending"]
         for i, c in enumerate(pending):
             o[base + i * N_CODES + c] = 1
-        if view.pile_open:
+        if view.pile_open and view.pile:
             pc = S["pile_counts"]
-            for c in view.pile:
-                o[pc + c] += 1
+            o[pc : pc + N_CODES] = np.bincount(view.pile, minlength=N_CODES)
         if view.pile:
             o[S["pile_top"] + view.pile[-1]] = 1
         o[S["pile_size"]] = view.pile_size / 10
@@ -559,7 +609,44 @@ class ObservationEncoder:
                 if r == 0:
                     for i in moved:
                         o[m + i * MELD_SIZE + _M["moved"]] = 1
+        if view.events or d is not None:
+            pile, known = self._memory(view)
+            if view.pile_open:
+                pile = view.pile
+            if pile:
+                pm = S["pile_memory"]
+                o[pm : pm + N_CODES] = np.bincount(pile, minlength=N_CODES)
+            kc = S["known_cards"]
+            for s, held in enumerate(known):
+                if s != me and held:
+                    row = kc + ((s - me) % n) * N_CODES
+                    for c, count in held.items():
+                        if count > 0:
+                            o[row + c] = count
         return o
+
+    def _memory(self, view: SeatView) -> tuple[Sequence[Card], list[dict[Card, int]]]:
+        """The pile as the viewer saw it built and the cards known in each hand.
+
+        Follows :func:`buraco.determinize.pile_of` and
+        :func:`buraco.determinize.known_hands`, but event by event: the state of each
+        viewing seat is kept and only the events since its last view are read (a new hand
+        or game, or another line of play, starts it afresh).
+        """
+        events = view.events
+        mem = self._memories.get(view.seat)
+        done = mem.done if mem is not None else 0
+        # the remembered events must be this history's: the same objects (a game's events
+        # are kept, and shared by its clones only up to where they part)
+        if mem is None or not done or done > len(events) or events[done - 1] is not mem.last:
+            d = view.detail
+            upcard = d.upcard if d is not None else None
+            mem = self._memories[view.seat] = _Memory(upcard, len(view.names))
+        for e in events[mem.done :]:
+            mem.read(e)
+        mem.done = len(events)
+        mem.last = events[-1] if events else None
+        return mem.pile, mem.known
 
     def _side(self, melds: tuple[MeldView, ...]) -> tuple[FloatArray, FloatArray]:
         """A side's meld slots (concatenated) and card counts.
@@ -582,6 +669,7 @@ class ObservationEncoder:
 
     def __init__(self) -> None:
         self._melds: dict[int, tuple[MeldView, FloatArray, FloatArray]] = {}
+        self._memories: dict[int, _Memory] = {}
         self._sides: dict[int, tuple[tuple[MeldView, ...], FloatArray, FloatArray]] = {}
 
     def _meld(self, mv: MeldView) -> tuple[FloatArray, FloatArray]:

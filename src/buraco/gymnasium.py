@@ -29,7 +29,7 @@ keyword is a rule option. Needs the ``rl`` extra.
 >>> e = gymnasium.make("buraco/Aberto-v0", opponents="random", players=2)
 >>> obs, info = e.reset(seed=3)
 >>> obs.shape, info["action_mask"].dtype
-((8945,), dtype('int8'))
+((9316,), dtype('int8'))
 """
 
 from __future__ import annotations

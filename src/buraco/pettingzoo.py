@@ -22,7 +22,7 @@ extra (``pip install 'buraco[rl]'``).
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((8945,), True)
+((9316,), True)
 """
 
 from __future__ import annotations

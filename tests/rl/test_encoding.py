@@ -8,8 +8,8 @@ import pytest
 
 from buraco import Game
 from buraco.actions import Add, Meld, MoveWild, Place, parse_action
-from buraco.cards import N_CODES
-from buraco.determinize import Determinizer
+from buraco.cards import N_CODES, counts_of
+from buraco.determinize import Determinizer, known_hands, pile_of
 from buraco.encoding import (
     ADD,
     MAX_MELD_LEN,
@@ -27,7 +27,7 @@ from buraco.encoding import (
     observation_slices,
 )
 from buraco.rules import PRESETS, make_rules
-from buraco.views import seat_view
+from buraco.views import SeatView, seat_view
 
 CASES = [(preset, n) for preset, spec in PRESETS.items() for n in spec.players]
 CODEC = ActionCodec()
@@ -175,9 +175,12 @@ def test_observations_leak_no_hidden_card(preset: str, players: int) -> None:
         for seat in range(game.n):
             view = seat_view(game, seat, full=True)
             obs = ENCODER.encode(view)
-            # the encoder's caches (per meld view, per side) never go stale
+            # the encoder's caches (per meld view, per side, its memory) never go stale
             assert np.array_equal(obs, ObservationEncoder().encode(view))
+            check_memory(view, obs)
             sample = Determinizer(view).sample(rng)
+            sample.events = list(game.events)  # the same history, as each seat saw it
+            sample.seen_cache = [None] * (game.n + 1)
             moved = any(sample.hands[s] != game.hands[s] for s in range(game.n) if s != seat)
             moved = moved or sample.stock != game.stock or sample.pots != game.pots
             checks[0] += moved
@@ -190,6 +193,41 @@ def test_observations_leak_no_hidden_card(preset: str, players: int) -> None:
 
     play_random(g, rng, every=7, hook=swap_hidden)
     assert checks[1] > 10 and checks[0] > checks[1] // 2
+
+
+def check_memory(view: SeatView, obs: np.ndarray) -> None:
+    """The remembered pile and known cards are determinize's, seat by seat."""
+    parts = ENCODER.describe(obs)
+    assert parts["pile_memory"].tolist() == counts_of(pile_of(view))
+    known = known_hands(view)
+    rows = parts["known_cards"].reshape(-1, N_CODES)
+    n = len(view.names)
+    for seat in range(n):
+        held = [0] * N_CODES
+        for c, k in known[seat].items():
+            held[c] = max(k, 0)
+        assert rows[(seat - view.seat) % n].tolist() == held, (seat, view.seat)
+    assert not rows[n:].any()
+
+
+def test_memory_follows_the_history_and_starts_afresh_for_another_game() -> None:
+    encoder = ObservationEncoder()
+    rng = random.Random(9)
+    seen = 0
+    for preset, players in [("fechado", 4), ("aberto", 2), ("fechado", 2)]:
+        g = Game(preset, players=players, seed=4, match=False)
+        entry = MeldEntry()
+        while not g.is_hand_over():
+            legal = g.legal_actions()
+            act = entry.step(int(rng.choice(np.flatnonzero(entry.mask(legal)))), legal)
+            if act is not None:
+                g.apply(act)
+                view = seat_view(g, rng.randrange(g.n), full=True)
+                obs = encoder.encode(view)
+                check_memory(view, obs)
+                if not view.pile_open and view.pile_size > 1:
+                    seen += 1
+    assert seen > 20  # closed piles with cards under the top were remembered
 
 
 def test_the_observation_shows_what_the_seat_may_know() -> None:
