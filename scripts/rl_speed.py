@@ -11,8 +11,17 @@ warm-up round; the three measures take turns round by round) of:
 - ``gymnasium``: ``buraco/<Preset>-v0`` against ``random`` bots, random masked indexes, in
   agent steps per second.
 
-Usage: ``python scripts/rl_speed.py [--preset aberto --players 4] [--seconds 2 --rounds 3]``
-(without ``--preset``: every preset and player count). Needs the ``rl`` extra.
+With ``--openspiel``, instead, beside the engine's figure (needs the ``openspiel`` extra):
+
+- ``openspiel``: ``python_buraco`` (:mod:`buraco.openspiel`) played from its initial state
+  with random legal indexes and random chance outcomes by their probabilities; at each
+  player node ``legal_actions``, ``information_state_tensor`` of the player to move and
+  ``apply_action``; at each chance node ``chance_outcomes`` and ``apply_action``. In player
+  steps per second (the time of the chance nodes included) and chance steps per second.
+
+Usage: ``python scripts/rl_speed.py [--preset aberto --players 4] [--seconds 2 --rounds 3]
+[--openspiel]`` (without ``--preset``: every preset and player count). Needs the ``rl``
+extra.
 """
 
 from __future__ import annotations
@@ -86,6 +95,46 @@ def gymnasium_round(preset: str, players: int, seconds: float, seed: int) -> tup
     return steps / elapsed, steps / elapsed
 
 
+def openspiel_round(preset: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
+    """Player steps and chance steps per second of the OpenSpiel game (see the docstring)."""
+    import pyspiel  # type: ignore[import-not-found,unused-ignore]
+
+    import buraco.openspiel  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game(f"python_buraco(preset={preset},players={players})")
+    rng = np.random.default_rng(seed)
+    steps = chance = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=np.array(probs))))
+                chance += 1
+                continue
+            legal = state.legal_actions()
+            state.information_state_tensor(state.current_player())
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            steps += 1
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, chance / elapsed
+
+
+def measure_openspiel(
+    preset: str, players: int, seconds: float, rounds: int
+) -> tuple[float, float, float]:
+    """Medians of engine actions/s, OpenSpiel player steps/s and chance steps/s (in turns)."""
+    runs: list[tuple[float, float, float]] = []
+    for i in range(rounds + 1):
+        engine, _ = engine_round(preset, players, seconds, i)
+        steps, chance = openspiel_round(preset, players, seconds, i)
+        if i:
+            runs.append((engine, steps, chance))
+    e, s, c = (statistics.median(r[j] for r in runs) for j in range(3))
+    return e, s, c
+
+
 def measure_case(
     preset: str, players: int, seconds: float, rounds: int
 ) -> tuple[float, float, float, float]:
@@ -112,6 +161,9 @@ def main() -> None:
     parser.add_argument("--players", type=int)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--openspiel", action="store_true", help="measure the OpenSpiel game instead"
+    )
     args = parser.parse_args()
     pinned = False
     if hasattr(os, "sched_setaffinity"):
@@ -124,17 +176,30 @@ def main() -> None:
         f"# CPython {platform.python_version()}, {platform.machine()}, pinned to one core: "
         f"{pinned}; median of {args.rounds} rounds of {args.seconds} s"
     )
-    print(
-        "| preset | players | engine: actions/s | PettingZoo: steps/s | PettingZoo: actions/s "
-        "| PettingZoo / engine actions | Gymnasium vs random: steps/s |"
-    )
-    print("|---|---|---|---|---|---|---|")
     cases = [
         (p, n)
         for p, spec in PRESETS.items()
         for n in spec.players
         if (args.preset is None or p == args.preset) and (args.players is None or n == args.players)
     ]
+    if args.openspiel:
+        print(
+            "| preset | players | engine: actions/s | OpenSpiel: player steps/s "
+            "| OpenSpiel: chance steps/s |"
+        )
+        print("|---|---|---|---|---|")
+        for preset, players in cases:
+            engine, steps, chance = measure_openspiel(preset, players, args.seconds, args.rounds)
+            print(
+                f"| `{preset}` | {players} | {engine:,.0f} | {steps:,.0f} | {chance:,.0f} |",
+                flush=True,
+            )
+        return
+    print(
+        "| preset | players | engine: actions/s | PettingZoo: steps/s | PettingZoo: actions/s "
+        "| PettingZoo / engine actions | Gymnasium vs random: steps/s |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for preset, players in cases:
         engine, pz_steps, pz_actions, gym_steps = measure_case(
             preset, players, args.seconds, args.rounds
