@@ -8,7 +8,7 @@ Bots are chosen by name, with optional parameters after a colon
 >>> make_bot("grumpy")
 Traceback (most recent call last):
 ...
-buraco.errors.BotError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts
+buraco.errors.BotError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts, policy
 >>> make_bot("mcts:depth=deep")
 Traceback (most recent call last):
 ...
@@ -17,11 +17,14 @@ buraco.errors.BotError: bot 'mcts': parameter depth must be a whole number, not 
 
 from __future__ import annotations
 
+from typing import cast
+
 from buraco.bots.base import Bot
 from buraco.bots.greedy import GreedyBot
 from buraco.bots.heuristic import HeuristicBot
 from buraco.bots.mcts import MctsBot
 from buraco.bots.play import play_hand, play_match, play_one
+from buraco.bots.policy import PolicyBot
 from buraco.bots.randombot import RandomBot
 from buraco.errors import BotError, shown
 from buraco.game import MAX_NAME
@@ -31,6 +34,7 @@ BOTS: dict[str, type[Bot]] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "mcts": MctsBot,
+    "policy": PolicyBot,
 }
 """Bot classes by name."""
 
@@ -68,6 +72,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
             allowed = ", ".join(cls.params) or "none"
             raise BotError(f"bot {name!r} has no parameter {shown(key)}; parameters: {allowed}")
         kwargs[key] = _convert(name, key, value.strip(), kind)
+    if "seed" in kwargs:  # a spec's own seed wins
+        seed = cast(int, kwargs.pop("seed"))
     return cls(seed=seed, **kwargs)
 
 
@@ -104,6 +110,8 @@ def split_specs(text: str) -> list[str]:
 
 
 def _convert(bot: str, key: str, value: str, kind: type) -> object:
+    if kind is str:
+        return value
     if kind is bool:
         words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
         if value.lower() not in words:
@@ -133,6 +141,7 @@ __all__ = [
     "GreedyBot",
     "HeuristicBot",
     "MctsBot",
+    "PolicyBot",
     "RandomBot",
     "make_bot",
     "play_hand",
