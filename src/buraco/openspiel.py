@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,7 @@ from buraco.encoding import (
     check_rules,
     observation_slices,
 )
-from buraco.game import Game
+from buraco.game import Game, _tables_for
 from buraco.rules import Rules, make_rules
 from buraco.views import SeatView, seat_view
 
@@ -207,6 +208,14 @@ class _Shared:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return _shared_game, (str(self.game),)
+
+
+def _shared_game(name: str) -> _Shared:
+    """The holder of a game loaded again from its string (unpickling a state)."""
+    return _Shared(pyspiel.load_game(name))
+
 
 class _Hand:
     """Holds a state's engine game; a deep copy is the game's clone (fast)."""
@@ -218,6 +227,44 @@ class _Hand:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Hand:
         return _Hand(self.game.clone() if self.game is not None else None)
+
+    def __getstate__(self) -> tuple[dict[str, Any] | None]:
+        """The game's state without its caches and shared tables (for OpenSpiel's pickle)."""
+        g = self.game
+        if g is None:
+            return (None,)
+        d = g.clone().__dict__
+        for name in _REBUILT:
+            d.pop(name, None)
+        d["melds"] = [[m.copy() for m in side] for side in d["melds"]]
+        for side in d["melds"]:
+            for m in side:
+                m.cands = None
+                m.mview = None
+        return (d,)
+
+    def __setstate__(self, saved: tuple[dict[str, Any] | None]) -> None:
+        state = saved[0]
+        if state is None:
+            self.game = None
+            return
+        g = Game.__new__(Game)
+        g.__dict__.update(state)
+        rules = g.rules
+        g.tables = _tables_for(rules)
+        g.options_view = MappingProxyType(
+            {k: tuple(v) if isinstance(v, list) else v for k, v in rules.options().items()}
+        )
+        g.table_views = None
+        g.seen_cache = [None] * (g.n + 1)
+        g.public_cache = None
+        g.score_cache = None
+        g._legal = None
+        g.hand_events = [*g.hand_events[:-1], g.events]
+        self.game = g
+
+
+_REBUILT = ("tables", "options_view", "table_views", "seen_cache", "public_cache", "score_cache")
 
 
 class BuracoState(pyspiel.State):  # type: ignore[misc]

@@ -33,7 +33,7 @@ def test_random_sim_test(preset: str, players: int) -> None:
     assert game.num_players() == players
     assert game.num_distinct_actions() == N_ACTIONS
     assert game.information_state_tensor_size() == game.observation_tensor_size() == OBS_SIZE
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize(("preset", "players"), CASES)
@@ -118,6 +118,30 @@ def test_options_and_returns() -> None:
     except ImportError:
         return
     assert returns == pytest.approx(hand_rewards(g, 100.0))
+
+
+def test_a_serialized_state_plays_on_alike() -> None:
+    game = load("us", 4)
+    rng = np.random.default_rng(2)
+    state = game.new_initial_state()
+    for _ in range(300):
+        step_chance(state, rng)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert again.history() == state.history() and str(again) == str(state)
+    for seat in range(4):
+        assert again.information_state_string(seat) == state.information_state_string(seat)
+        assert again.observation_tensor(seat) == state.observation_tensor(seat)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.chance_outcomes()[0][0]
+        else:
+            action = int(rng.choice(state.legal_actions()))
+            assert again.legal_actions() == state.legal_actions()
+        state.apply_action(action)
+        again.apply_action(action)
+    assert again.returns() == state.returns()
 
 
 def test_a_meld_is_entered_card_by_card() -> None:
