@@ -236,16 +236,16 @@ async def test_a_process_that_dies_leaves_its_tables_to_another_when_the_lease_r
     bob = await site.guest(a, "Bob")
     bots = [{"kind": "bot", "bot": "greedy"}] * 4
     lt_a, _ = await a.create(bob, TableSpec("aberto", 4, {}, bots, pace=0.05))
-    await until(lambda: lt_a.version > 5)
+    await until(lambda: lt_a.version > 5, 20)
     assert lt_a.id in a.owned and lt_a.id not in b.owned
     await site.crash(a)
     died_at = time.monotonic()
     stopped = (await b.store.versions([lt_a.id]))[lt_a.id][0]
     # B takes the table once A's lease (1 s) has run out, and its bots play on
-    await until(lambda: lt_a.id in b.owned and lt_a.id in b.tables, 10)
+    await until(lambda: lt_a.id in b.owned and lt_a.id in b.tables, 20)
     assert time.monotonic() - died_at >= 0.5
     lt_b = b.tables[lt_a.id]
-    await until(lambda: lt_b.version > stopped + 5, 10)
+    await until(lambda: lt_b.version > stopped + 5, 20)
     events = await b.store.events(lt_a.id)
     assert [e.version for e in events] == list(range(1, len(events) + 1))
 

@@ -117,6 +117,7 @@ async def _player(
 ) -> None:
     async with connect(ws_url, additional_headers={"cookie": f"{COOKIE}={token}"}) as ws:
         sent: tuple[int, float] | None = None
+        last = ""
         seat: int | None = None
         while not stop.is_set():
             try:
@@ -131,6 +132,15 @@ async def _player(
                 seat = m["you"]["seat"]
                 sent = None
             elif kind == "error":
+                if m.get("code") == "rate" and sent is not None:
+                    # over the server's message rate (a fast client): the action was
+                    # dropped, not refused; send it again a little later
+                    await asyncio.sleep(0.2)
+                    sent = (sent[0], time.perf_counter())
+                    await ws.send(
+                        json.dumps({"type": "action", "version": sent[0], "action": last})
+                    )
+                    continue
                 if sent is not None and started.is_set():
                     result.refused += 1
                 sent = None
@@ -161,7 +171,7 @@ async def _player(
             if view["legal"] and sent is None:
                 if think:
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                action = rng.choice(view["legal"])
+                action = last = rng.choice(view["legal"])
                 sent = (version, time.perf_counter())
                 await ws.send(json.dumps({"type": "action", "version": version, "action": action}))
 
