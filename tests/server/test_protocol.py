@@ -222,3 +222,23 @@ def test_an_unknown_or_private_table_closes_the_socket(sqlite_server: Server) ->
         ws.receive_text()
     with sqlite_server.ws(made["table"]["id"], bia, f"?invite={made['invite']}") as ws:
         assert receive(ws)["type"] == "state"
+
+
+def test_a_player_who_connects_is_shown_connected_to_everyone_and_to_themselves(
+    sqlite_server: Server,
+) -> None:
+    ana, bia = sqlite_server.guest("Ana"), sqlite_server.guest("Bia")
+    t = sqlite_server.create(ana, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]
+    with sqlite_server.ws(t["id"], bia) as watcher:
+        until(watcher, lambda x: x["type"] == "chat")
+        with sqlite_server.ws(t["id"], ana) as ws:
+            # her state was made just before her connection joined: a table frame follows
+            seats = until(ws, lambda x: x["type"] == "table")["table"]["seats"]
+            assert seats[0]["connected"] is True
+            # the watcher's own arrival came first (Ana not yet there), then hers
+            seen = until(watcher, lambda x: x["type"] == "table")["table"]["seats"]
+            assert seen[0]["connected"] is False
+            seen = until(watcher, lambda x: x["type"] == "table")["table"]["seats"]
+            assert seen[0]["connected"] is True
+        gone = until(watcher, lambda x: x["type"] == "table")["table"]["seats"]
+        assert gone[0]["connected"] is False

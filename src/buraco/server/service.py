@@ -648,15 +648,17 @@ class TableService:
         """A connection opened at a table."""
         lt.conns.add(conn)
         self._idle.pop(lt.id, None)
-        self._connections_changed(lt)
+        self._connections_changed(lt, conn)
 
     def disconnect(self, lt: LiveTable, conn: Sender) -> None:
         """A connection closed."""
         lt.conns.discard(conn)
-        self._connections_changed(lt)
+        self._connections_changed(lt, conn)
 
-    def _connections_changed(self, lt: LiveTable) -> None:
-        if self._recount(lt):
+    def _connections_changed(self, lt: LiveTable, conn: Sender) -> None:
+        # a player's connection: everyone is told who is connected (the player too, whose
+        # state was made just before it joined)
+        if self._recount(lt) or conn.seat is not None:
             self._presence(lt)
         if self.shared:
             self.bus.publish({"t": "presence", "table": lt.id, "seats": _seats_here(lt)})
