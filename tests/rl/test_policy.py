@@ -143,3 +143,13 @@ def test_training_smoke(tmp_path: Path) -> None:
     bots: dict[int, Any] = {0: make_bot(f"policy:path={out}"), 1: make_bot("random", seed=1)}
     play(game, bots)
     assert game.is_hand_over()
+
+
+def test_arena_workers_play_the_policy(model: Path) -> None:
+    # forked workers inherit the loaded network: they must not hang on torch's thread pool
+    from buraco.arena import run_arena
+
+    bots = [f"policy:path={model}", "random"]
+    one = run_arena("aberto", bots, 2, players=2, seed=1, workers=1)
+    two = run_arena("aberto", bots, 2, players=2, seed=1, workers=2)
+    assert one.pair_values(0, 1) == two.pair_values(0, 1)

@@ -210,6 +210,9 @@ class PolicyBot(Bot):
     def __init__(self, seed: int | None = None, path: str = "", greedy: bool = False) -> None:
         super().__init__(seed)
         th = require_torch()
+        # a decision is a few small products: one thread is fastest, and it keeps torch from
+        # starting a thread pool that the arena's forked workers would inherit and hang on
+        th.set_num_threads(1)
         if not path:
             raise BotError("bot 'policy' needs the model file: policy:path=FILE")
         try:
