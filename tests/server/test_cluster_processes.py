@@ -112,6 +112,8 @@ class Seen:
     events: dict[int, dict[str, Any]] = field(default_factory=dict)
     actions_sent: int = 0
     reconnects: int = 0
+    at: dict[int, int] = field(default_factory=dict)
+    """Each client's process now (by its index), while it is connected."""
     problems: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -129,7 +131,11 @@ class Seen:
 def _player(
     procs: list[Proc], first: int, table: str, headers: dict[str, str], seen: Seen, stop: Any
 ) -> None:
-    """A client playing random legal actions, reconnecting to any process that is up."""
+    """A client playing random legal actions, reconnecting to any process that is up.
+
+    Like a proxy that prefers one process per client, it goes back to its own process
+    (``first``) once that is up again, so the players are spread over both.
+    """
     rng = random.Random(first)
     since: int | None = None
     at = first
@@ -141,7 +147,12 @@ def _player(
                 additional_headers=headers,
                 open_timeout=2,
             ) as ws:
+                seen.at[first] = at
+                opened = time.monotonic()
                 while not stop.is_set():
+                    if at != first and time.monotonic() - opened > 1.5 and _up(procs[first]):
+                        break  # home again
+
                     try:
                         m = json.loads(ws.recv(timeout=0.5))
                     except TimeoutError:
@@ -162,9 +173,17 @@ def _player(
                         ws.send(json.dumps({"type": "ready"}))
         except (OSError, WebSocketException, TimeoutError):
             pass
+        seen.at.pop(first, None)
         seen.reconnects += 1
-        at = (at + 1) % len(procs)  # the other process, or this one again once restarted
+        at = first if at != first and _up(procs[first]) else (at + 1) % len(procs)
         time.sleep(0.05)
+
+
+def _up(proc: Proc) -> bool:
+    try:
+        return httpx.get(f"{proc.base}/healthz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def _owner(db: str, table: str) -> str | None:
@@ -231,7 +250,7 @@ def test_killing_the_process_that_drives_a_table_again_and_again_loses_nothing(
     ]
     for t in players:
         t.start()
-    kills = 0
+    kills, hit = 0, 0
     try:
         for _ in range(4):
             before = seen.top()
@@ -243,7 +262,11 @@ def test_killing_the_process_that_drives_a_table_again_and_again_loses_nothing(
             assert owner is not None
             pid = int(owner.split(":")[1])
             victim = next(p for p in procs if p.popen is not None and p.popen.pid == pid)
-            victim.kill()  # mid-game, with one player connected to it
+            deadline = time.monotonic() + 10
+            while len(set(seen.at.values())) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)  # a player at each process
+            hit += procs.index(victim) in seen.at.values()
+            victim.kill()  # mid-game, with one player connected to it and one to the other
             kills += 1
             victim.start()
         before = seen.top()
@@ -256,7 +279,7 @@ def test_killing_the_process_that_drives_a_table_again_and_again_loses_nothing(
         for t in players:
             t.join(10)
     assert not seen.problems, seen.problems
-    assert kills == 4 and seen.reconnects >= 4
+    assert kills == 4 and hit == 4 and seen.reconnects >= 4
     total = _check_log(db, table, seen)
     assert total >= seen.top() and seen.actions_sent > 0
 
