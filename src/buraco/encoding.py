@@ -59,7 +59,7 @@ each block's slice.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -88,6 +88,9 @@ from buraco.cards import JOKER, N_CODES, Card
 from buraco.rules import Rules, option_bounds
 from buraco.views import MeldView, SeatView, SeenEvent
 
+if TYPE_CHECKING:
+    from buraco.game import Game
+
 __all__ = [
     "ADD",
     "DISCARD",
@@ -109,6 +112,7 @@ __all__ = [
     "MeldEntry",
     "ObservationEncoder",
     "check_rules",
+    "hand_rewards",
     "observation_slices",
 ]
 
@@ -713,3 +717,18 @@ class ObservationEncoder:
     def describe(self, obs: npt.NDArray[Any]) -> dict[str, npt.NDArray[Any]]:
         """The observation cut into its named blocks (for inspection)."""
         return {name: obs[s] for name, s in observation_slices().items()}
+
+
+def hand_rewards(game: Game, scale: float = 1000.0) -> list[float]:
+    """Per seat: its side's score of the last hand minus the best other side's, / ``scale``.
+
+    The reward of the PettingZoo and Gymnasium environments and the returns of the
+    OpenSpiel game, at the end of a hand.
+    """
+    scores = [s.total for s in game.results[-1].scores]
+    out = []
+    for seat in range(game.n):
+        side = game.side_of[seat]
+        best_other = max(t for i, t in enumerate(scores) if i != side)
+        out.append((scores[side] - best_other) / scale)
+    return out

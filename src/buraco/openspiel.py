@@ -46,6 +46,7 @@ from buraco.encoding import (
     MeldEntry,
     ObservationEncoder,
     check_rules,
+    hand_rewards,
     observation_slices,
 )
 from buraco.game import Game, _tables_for
@@ -144,16 +145,9 @@ def _utility_bound(rules: Rules, scale: float) -> float:
 def hand_returns(game: Game, scale: float = 1000.0) -> list[float]:
     """Per seat: its side's score of the last hand minus the best other side's, / ``scale``.
 
-    The PettingZoo environment's reward (``buraco.pettingzoo.hand_rewards``), here without
-    needing PettingZoo.
+    The PettingZoo environment's reward (:func:`buraco.encoding.hand_rewards`).
     """
-    scores = [s.total for s in game.results[-1].scores]
-    out = []
-    for seat in range(game.n):
-        side = game.side_of[seat]
-        best_other = max(t for i, t in enumerate(scores) if i != side)
-        out.append((scores[side] - best_other) / scale)
-    return out
+    return hand_rewards(game, scale)
 
 
 class BuracoGame(pyspiel.Game):  # type: ignore[misc]

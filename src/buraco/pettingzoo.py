@@ -40,6 +40,7 @@ from buraco.encoding import (
     MeldEntry,
     ObservationEncoder,
     check_rules,
+    hand_rewards,
 )
 from buraco.game import MAX_SEED, Game
 from buraco.rules import make_rules
@@ -57,17 +58,6 @@ def env(preset: str = "aberto", players: int = 4, **kwargs: Any) -> AECEnv:
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
-
-
-def hand_rewards(game: Game, scale: float = 1000.0) -> list[float]:
-    """Per seat: its side's score of the last hand minus the best other side's, / ``scale``."""
-    scores = [s.total for s in game.results[-1].scores]
-    out = []
-    for seat in range(game.n):
-        side = game.side_of[seat]
-        best_other = max(t for i, t in enumerate(scores) if i != side)
-        out.append((scores[side] - best_other) / scale)
-    return out
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
