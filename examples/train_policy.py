@@ -106,6 +106,20 @@ def update(net: PolicyNet, opt: torch.optim.Optimizer, batch: Batch, entropy: fl
     return float(loss.detach())
 
 
+def curve_row(
+    episodes: int, start: float, steps: int, window: list[float], loss: float
+) -> list[float | int]:
+    """One line of the learning curve: the hands of ``window`` (their rewards) summed up."""
+    return [
+        episodes,
+        round(time.monotonic() - start, 1),
+        steps,
+        round(float(np.mean(window)), 5),
+        round(float(np.mean([r > 0 for r in window])), 4),
+        round(loss, 5),
+    ]
+
+
 def plot(csv_path: Path, png_path: Path, title: str) -> bool:
     """Plot the learning curve's CSV to a PNG; False without matplotlib."""
     try:
@@ -185,16 +199,7 @@ def train(args: argparse.Namespace) -> PolicyNet:
                 episodes += 1
                 obs, info = env.reset()
                 if len(window) >= args.log_every:
-                    writer.writerow(
-                        [
-                            episodes,
-                            round(time.monotonic() - start, 1),
-                            steps,
-                            round(float(np.mean(window)), 5),
-                            round(float(np.mean([r > 0 for r in window])), 4),
-                            round(loss, 5),
-                        ]
-                    )
+                    writer.writerow(curve_row(episodes, start, steps, window, loss))
                     f.flush()
                     print(
                         f"{episodes} episodes, {time.monotonic() - start:.0f} s: mean reward "
@@ -206,16 +211,7 @@ def train(args: argparse.Namespace) -> PolicyNet:
             if batch.choice:
                 loss = update(net, opt, batch, args.entropy)
         if window:
-            writer.writerow(
-                [
-                    episodes,
-                    round(time.monotonic() - start, 1),
-                    steps,
-                    round(float(np.mean(window)), 5),
-                    round(float(np.mean([r > 0 for r in window])), 4),
-                    round(loss, 5),
-                ]
-            )
+            writer.writerow(curve_row(episodes, start, steps, window, loss))
     net.save(out, trained=info_text, episodes=episodes)
     plotted = plot(
         csv_path, png_path, f"{args.preset}, {args.players} players, vs {args.opponents}"
