@@ -25,6 +25,15 @@ def figures(output: str) -> dict[str, Any]:
     return data
 
 
+def two_processes(db: str, bus: str, *args: str) -> dict[str, Any]:
+    """The figures of a short run of 4 tables against two processes over ``db`` and ``bus``."""
+    code, out = run(
+        "loadtest", "--tables", "4", "--processes", "2", "--db", db, "--bus", bus, "--json", *args
+    )
+    assert code == 0, out
+    return figures(out)
+
+
 def test_a_short_load_run_against_one_process_gives_its_figures() -> None:
     code, out = run("loadtest", "--tables", "3", "--seconds", "3", "--json")
     assert code == 0, out
@@ -39,45 +48,14 @@ def test_a_short_load_run_against_one_process_gives_its_figures() -> None:
 def test_a_short_load_run_against_two_processes_over_postgresql_and_redis(
     fresh_pg: str, redis_url: str
 ) -> None:
-    code, out = run(
-        "loadtest",
-        "--tables",
-        "4",
-        "--seconds",
-        "4",
-        "--processes",
-        "2",
-        "--db",
-        fresh_pg,
-        "--bus",
-        redis_url,
-        "--json",
-    )
-    assert code == 0, out
-    got = figures(out)
+    got = two_processes(fresh_pg, redis_url, "--seconds", "4")
     assert got["errors"] == [] and got["refused"] == 0 and got["actions"] > 20
     assert "2 processes" in got["server"]
     assert got["server_cpu_ms_per_action"] > 0 and 0 < got["server_cpu_share"] <= 2.5
 
 
 def test_a_load_run_with_each_table_at_one_of_two_processes(fresh_pg: str, redis_url: str) -> None:
-    code, out = run(
-        "loadtest",
-        "--tables",
-        "4",
-        "--seconds",
-        "3",
-        "--processes",
-        "2",
-        "--by-table",
-        "--db",
-        fresh_pg,
-        "--bus",
-        redis_url,
-        "--json",
-    )
-    assert code == 0, out
-    got = figures(out)
+    got = two_processes(fresh_pg, redis_url, "--seconds", "3", "--by-table")
     assert got["errors"] == [] and got["actions"] > 20 and "each table at one" in got["server"]
 
 

@@ -660,7 +660,7 @@ class TableService:
         # state was made just before it joined)
         if self._recount(lt) or conn.seat is not None:
             self._presence(lt)
-        if self.shared:
+        if self.shared and conn.seat is not None:  # a watcher changes no one's presence
             self.bus.publish({"t": "presence", "table": lt.id, "seats": _seats_here(lt)})
         lt.changed.set()
 
