@@ -93,6 +93,8 @@ VARIANTS: list[Config] = [
     Config("netcartas", 2, (("keep_taken_top", False), ("pile_streak_limit", 3))),
     Config("netcartas", 4, (("opening_minimum", 50), ("failed_opening_penalty", 15))),
     Config("us", 4, (("unused_pot_penalty", True), ("unplayed_pot", "cards"))),
+    # RULINGS 9: every hand ends; no streak limit is allowed only where every take melds
+    Config("aberto", 2, (("pile_top_meld", True), ("pile_streak_limit", 0))),
 ]
 """House-rule options on top of the presets, for the scoring and ending checks."""
 

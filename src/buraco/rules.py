@@ -235,7 +235,7 @@ OPTION_HELP: dict[str, str] = {
     "stock_reserve": "the stock counts as exhausted when this many cards are left",
     "pile_streak_limit": "after this many turns in a row began by taking the pile and put no "
     "card on the table, the next player must draw from the stock, so that every hand ends "
-    "(0: no limit)",
+    "(0: no limit, only with pile_top_meld)",
     "target": "match total that ends the match",
     "match_hands": "play this many hands instead of to the target (0: to the target)",
     "round_scores": "round each hand's score up to a multiple of 10",
@@ -618,6 +618,17 @@ def _check(r: Rules) -> None:
         )
     if r.sides > 2 and len(r.pot_sizes) < 2:
         raise RulesError("pot_sizes: more than two sides need at least two pots")
+    if r.pile_streak_limit == 0 and not r.pile_top_meld:
+        # RULINGS 9: every hand ends. Each turn draws from the stock or the mortos (finite), puts
+        # a card on the table for good (finite), or takes the pile and puts nothing down; only
+        # pile_top_meld (every take melds its top card) or the streak limit bounds the last kind.
+        high = option_bounds("pile_streak_limit")[1]
+        raise RulesError(
+            "pile_streak_limit=0 removes the limit on taking the pile, but with "
+            "pile_top_meld=false a take may put no card on the table, so the pile could be "
+            "passed back and forth forever (RULINGS 9: every hand ends); set pile_streak_limit "
+            f"from 1 to {high}, or 0 only with pile_top_meld=true"
+        )
 
 
 def describe(rules: Rules) -> list[tuple[str, str, str]]:

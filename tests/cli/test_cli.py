@@ -224,6 +224,21 @@ def test_bench_reports_positive_figures() -> None:
     assert figures["random"]["actions_per_second"] > 0
     assert figures["random"]["hands_per_second"] > 0
     assert figures["greedy"]["hands_per_second"] > 0
+    assert "bots" not in figures
+
+
+def test_bench_times_the_decisions_of_the_bots_asked_for() -> None:
+    args = ("bench", "--preset", "italiano", "--players", "3", "--seconds", "0.05")
+    code, out = run(*args, "--rounds", "2", "--bot", "heuristic", "--bot", "rusher", "--json")
+    assert code == 0, out
+    bots = json.loads(out)["bots"]
+    assert list(bots) == ["heuristic", "rusher"]
+    for figures in bots.values():
+        assert len(figures["rounds"]) == 2
+        assert figures["decisions_per_second"] > 0 and figures["median_decision_ms"] > 0
+        assert 1000 / figures["median_decision_ms"] > 0
+    code, out = run(*args, "--rounds", "1", "--bot", "heuristic")
+    assert code == 0 and "heuristic: decisions/s" in out and "median decision, ms" in out
 
 
 # ----- the installed entry point ------------------------------------------------------------
@@ -255,10 +270,16 @@ def test_errors_reach_the_user_without_a_traceback() -> None:
         (("simulate", "--records", "/etc/passwd"), "a file of that name is in the way"),
         (("simulate", "--records", "/proc/buraco"), "cannot create the directory"),
         (("simulate", "-o", "decks=100000000"), "option decks: 100000000 is out of range"),
+        (
+            ("simulate", "-o", "pile_streak_limit=0"),
+            "pile_streak_limit=0 removes the limit on taking the pile, but with pile_top_meld",
+        ),
         (("bench", "--seconds", "nan"), "--seconds must be from 0.01 to 600, not nan"),
         (("bench", "--seconds", "0"), "--seconds must be from 0.01 to 600, not 0"),
         (("bench", "--seconds", "-1"), "--seconds must be from 0.01 to 600, not -1"),
         (("bench", "--rounds", "0"), "--rounds must be from 1 to 100, not 0"),
+        (("bench", "--bot", "sharp"), "unknown bot 'sharp'"),
+        (("bench", "--bot", "greedy,random"), "names 2 bots: repeat --bot for each"),
         (("play", "--pace", "inf"), "--pace must be from 0 to 60, not inf"),
         (("play", "--pace", "nan"), "--pace must be from 0 to 60, not nan"),
         (("rules", "[bold]x[/]"), "unknown preset '[bold]x[/]'"),

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text, update
 from starlette.testclient import WebSocketTestSession
 from typer.testing import CliRunner
 
@@ -278,3 +279,109 @@ async def test_two_servers_racing_for_a_version_one_wins_and_nothing_is_half_wri
     finally:
         await first.close()
         await second.close()
+
+
+def _rewrite(db_url: str, table_id: str, options: dict[str, Any], revision: str | None) -> None:
+    """Store other options for a table, and (if given) mark the schema as of ``revision``."""
+
+    async def write() -> None:
+        store = await Store.open(db_url)
+        try:
+            async with store.engine.begin() as conn:
+                await conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id)
+                    .values(options=json.dumps(options))
+                )
+                if revision is not None:
+                    await conn.execute(
+                        text("UPDATE alembic_version SET version_num = :r"), {"r": revision}
+                    )
+        finally:
+            await store.close()
+
+    asyncio.run(write())
+
+
+def _table_with_actions(server: Server) -> tuple[str, int]:
+    """A two-player table of people, a few actions into its first hand: its id and version."""
+    ana, bia = server.guest("Ana"), server.guest("Bia")
+    t = server.create(ana, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]
+    r = server.client.post(f"/api/tables/{t['id']}/join", json={"seat": 1}, headers=bia.headers)
+    assert r.status_code == 200
+    wait_for(lambda: summary(server, t["id"])["status"] == "playing")
+    with server.ws(t["id"], ana) as wa, server.ws(t["id"], bia) as wb:
+        frames = {0: receive(wa), 1: receive(wb)}
+        play({0: wa, 1: wb}, frames, 3)
+    return t["id"], frames[0]["version"]
+
+
+def test_a_table_stored_without_a_streak_limit_plays_on_with_the_default_one(
+    db_url: str,
+) -> None:
+    # RULINGS 9: every hand ends; pile_streak_limit=0 is refused without pile_top_meld
+    # now, and migration 0004 gives such a stored table the default limit
+    with running(db_url) as server:
+        table_id, version = _table_with_actions(server)
+    _rewrite(db_url, table_id, {"pile_streak_limit": 0}, revision="0003")
+    with running(db_url) as server:
+        after = summary(server, table_id)
+        assert after["status"] == "playing" and after["version"] == version
+    row, _ = stored(db_url, table_id)
+    assert json.loads(row.options) == {"pile_streak_limit": 12}
+
+
+def test_a_table_whose_stored_rules_are_refused_does_not_stop_the_others(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with running(db_url) as server:
+        broken, _ = _table_with_actions(server)
+        fine, version = _table_with_actions(server)
+    # written after the migrations ran: the check refuses it when the table loads
+    _rewrite(db_url, broken, {"pile_streak_limit": 0}, revision=None)
+    with caplog.at_level("ERROR", logger="buraco.server"), running(db_url) as server:
+        after = summary(server, fine)
+        assert after["status"] == "playing" and after["version"] == version
+        r = server.client.get(f"/api/tables/{broken}")
+        assert r.status_code == 404 and r.json()["error"]["code"]
+    assert any(
+        f"table {broken} not resumed" in r.getMessage() and "pile_streak_limit=0" in r.getMessage()
+        for r in caplog.records
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "why"),
+    [
+        ("action", {"by": "first"}, "before any deal"),
+        ("seat", {"seat": 1}, "is malformed (KeyError"),
+        ("seat", "not json", "is malformed (JSONDecodeError"),
+    ],
+)
+def test_a_table_whose_log_is_unreadable_is_reported_and_the_others_resume(
+    db_url: str, caplog: pytest.LogCaptureFixture, kind: str, data: Any, why: str
+) -> None:
+    with running(db_url) as server:
+        broken, _ = _table_with_actions(server)
+        fine, version = _table_with_actions(server)
+
+    async def spoil() -> None:
+        store = await Store.open(db_url)
+        try:
+            async with store.engine.begin() as conn:
+                await conn.execute(
+                    update(EventRow)
+                    .where(EventRow.table_id == broken, EventRow.version == 1)
+                    .values(kind=kind, data=data if isinstance(data, str) else json.dumps(data))
+                )
+        finally:
+            await store.close()
+
+    asyncio.run(spoil())
+    with caplog.at_level("ERROR", logger="buraco.server"), running(db_url) as server:
+        assert summary(server, fine)["version"] == version
+        assert server.client.get(f"/api/tables/{broken}").status_code == 404
+    assert any(
+        f"table {broken} not resumed" in r.getMessage() and why in r.getMessage()
+        for r in caplog.records
+    )

@@ -223,6 +223,12 @@ BASE: dict[str, Any] = {"preset": "aberto", "players": 2, "seats": TWO, "pace": 
             ["upcard", "first_card_choice"],
         ),
         (
+            {"options": {"pile_streak_limit": 0}},
+            "rules",
+            "pile_streak_limit",
+            ["pile_streak_limit=0", "pile_top_meld=false", "RULINGS 9", "from 1 to 1000"],
+        ),
+        (
             {"players": 3, "seats": [*TWO, {"kind": "open"}]},
             "rules",
             "players",

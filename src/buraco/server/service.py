@@ -175,7 +175,13 @@ class TableService:
             log.info("process %s: %d tables taken", self.bus.proc, len(self.owned))
             return
         for data in await self.store.tables(("waiting", "playing"), public_only=False):
-            lt = self._adopt(LiveTable.from_data(data), await self.store.events(data.row.id))
+            try:
+                lt = self._adopt(LiveTable.from_data(data), await self.store.events(data.row.id))
+            except (BuracoError, RuntimeError) as exc:
+                # one table that no longer loads (rules or a log this version refuses)
+                # must not keep the others from being served
+                log.error("table %s not resumed: %s", data.row.id, exc)
+                continue
             self._drive(lt)
         log.info("%d tables resumed", len(self.tables))
 
@@ -227,10 +233,15 @@ class TableService:
                 data = await self.store.table(table_id)
                 if data is None:
                     return None
-                lt = LiveTable.from_data(data)
-                game = await self.store.game_of_table(table_id)
-                lt.game_id = game.id if game else None
-                self._adopt(lt, await self.store.events(table_id))
+                try:
+                    lt = LiveTable.from_data(data)
+                    game = await self.store.game_of_table(table_id)
+                    lt.game_id = game.id if game else None
+                    self._adopt(lt, await self.store.events(table_id))
+                except (BuracoError, RuntimeError) as exc:
+                    log.error("table %s not loaded: %s", table_id, exc)
+                    self._loading.pop(table_id, None)
+                    return None
                 if self.shared:
                     # what was committed between reading the log and listening for it here
                     await self._sync(lt)

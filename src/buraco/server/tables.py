@@ -176,9 +176,19 @@ class LiveTable:
         )
 
     def load(self, events: Iterable[EventRow]) -> None:
-        """Apply the log to rebuild the game (the rules check every action again)."""
+        """Apply the log to rebuild the game (the rules check every action again).
+
+        A log this version cannot read (an entry missing a field, or not JSON) raises
+        RuntimeError naming the table and the entry.
+        """
         for ev in events:
-            self.replay(ev.version, ev.kind, json.loads(ev.data))
+            try:
+                self.replay(ev.version, ev.kind, json.loads(ev.data))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise RuntimeError(
+                    f"table {self.id}: log entry {ev.kind!r} at version {ev.version} "
+                    f"is malformed ({type(exc).__name__}: {exc})"
+                ) from exc
 
     def replay(self, version: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """Apply one log entry; returns the public event for clients."""
@@ -204,13 +214,10 @@ class LiveTable:
             self.turn_since = time.monotonic()
             event.update(hand=self.game.hand_number + 1, commitment=deal.commitment)
         elif kind == "stop":  # a timed match whose time is up ends with the hand just played
-            g = self.game
-            assert g is not None
-            g.stop_match()
+            self._dealt(version, kind).stop_match()
             event["match_over"] = True
         elif kind == "action":
-            g = self.game
-            assert g is not None
+            g = self._dealt(version, kind)
             g.apply(data["action"], seat=data["seat"])
             if g.turn != data["seat"]:  # the turn clock runs for a whole turn
                 self.turn_since = time.monotonic()
@@ -236,6 +243,14 @@ class LiveTable:
         self.version = version
         self.recent.append((version, event))
         return event
+
+    def _dealt(self, version: int, kind: str) -> Game:
+        """The game a log entry applies to; a log with no deal before it is refused."""
+        if self.game is None:
+            raise RuntimeError(
+                f"table {self.id}: log entry {kind!r} at version {version} before any deal"
+            )
+        return self.game
 
     def reveal(self, hand: int) -> dict[str, Any]:
         """What becomes public when a hand is over: its deal, salt and the cards left in hands."""
