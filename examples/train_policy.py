@@ -1,13 +1,15 @@
 r"""Train a small masked policy-gradient agent on Buraco and save it for the ``policy`` bot.
 
 REINFORCE with a learned baseline (a value head), on the Gymnasium environment
-(``buraco.gymnasium.BuracoEnv``: the agent at seat 0, ``random`` bots at the other seats),
-``aberto`` for 2 players by default. The network is :class:`buraco.bots.policy.PolicyNet`:
-it scores only the legal indexes of the mask (masked logits), and a new meld is chosen card
-by card as the environment enters it. The reward is the hand-score difference / 1000 at the
-end of the hand; every decision of a hand gets that return (no discount), minus the value
-head's estimate, normalised over a batch of episodes. Forced decisions (one legal index) are
-played without being learned from. A small entropy bonus keeps the policy exploring.
+(``buraco.gymnasium.BuracoEnv``: the agent at seat 0, the opponents' bots at the other
+seats: ``random`` by default, or a mix drawn episode by episode, ``--opponents
+heuristic,hoarder,stocker,random``), ``aberto`` for 2 players by default. The network is
+:class:`buraco.bots.policy.PolicyNet`: it scores only the legal indexes of the mask (masked
+logits), and a new meld is chosen card by card as the environment enters it. The reward is
+the hand-score difference / 1000 at the end of the hand; every decision of a hand gets that
+return (no discount), minus the value head's estimate, normalised over a batch of episodes.
+Forced decisions (one legal index) are played without being learned from. A small entropy
+bonus keeps the policy exploring.
 
 CPU, one thread, seeded; it stops after ``--minutes`` (or ``--episodes``), writes the model
 (``--out``, read by ``make_bot("policy:path=...")``), the learning curve as CSV (episodes,
@@ -32,6 +34,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from buraco.bots import split_specs
 from buraco.bots.policy import PolicyNet
 from buraco.gymnasium import BuracoEnv
 
@@ -46,7 +49,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--png", default="", help="plot of the curve (default: OUT with .png)")
     p.add_argument("--preset", default="aberto")
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--opponents", default="random", help="bot spec of the other seats")
+    p.add_argument(
+        "--opponents",
+        default="random",
+        help="bot spec of the other seats; several, comma-separated, to train against a mix "
+        "(each episode draws one), e.g. heuristic,hoarder,stocker,random",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--hidden", type=int, default=64, help="width of the network's body")
     p.add_argument("--batch", type=int, default=16, help="episodes per update")
@@ -158,7 +166,9 @@ def train(args: argparse.Namespace) -> PolicyNet:
     png_path = Path(args.png) if args.png else out.with_suffix(".png")
     net = PolicyNet(args.hidden)
     opt = torch.optim.Adam(net.module.parameters(), lr=args.lr)
-    env = BuracoEnv(args.preset, players=args.players, opponents=args.opponents)
+    mix = split_specs(args.opponents)
+    envs = [BuracoEnv(args.preset, players=args.players, opponents=spec) for spec in mix]
+    env = envs[0]
     start = time.monotonic()
     deadline = start + args.minutes * 60
     episodes = steps = 0
@@ -170,6 +180,8 @@ def train(args: argparse.Namespace) -> PolicyNet:
     with csv_path.open("w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["episodes", "seconds", "steps", "mean_reward", "win_rate", "loss"])
+        for i, other in enumerate(envs[1:], 1):  # each opponent's games from its own seed
+            other.reset(seed=args.seed + i)
         obs, info = env.reset(seed=args.seed)
         loss = 0.0
         while time.monotonic() < deadline and not (args.episodes and episodes >= args.episodes):
@@ -197,6 +209,7 @@ def train(args: argparse.Namespace) -> PolicyNet:
                 batch.ret.extend([float(reward)] * (len(batch.choice) - start_of_episode))
                 window.append(float(reward))
                 episodes += 1
+                env = envs[int(rng.integers(len(envs)))]
                 obs, info = env.reset()
                 if len(window) >= args.log_every:
                     writer.writerow(curve_row(episodes, start, steps, window, loss))

@@ -103,3 +103,24 @@ def test_bad_input_is_refused() -> None:
         run_arena("aberto", ["greedy", "random"], 1, workers=0)
     with pytest.raises(RulesError, match="unknown preset"):
         run_arena("bogus", ["greedy", "random"], 1)
+
+
+def test_each_bot_is_reported_with_the_piles_it_took_and_the_hands_it_ended() -> None:
+    result = run_arena("aberto", ["hoarder", "stocker"], 3, players=2, seed=5)
+    hoarder, stocker = result.bots()
+    # 001 §Buraco Aberto: an open pile may always be taken, so the hoarder takes each one
+    assert hoarder.pile_chances > 0 and hoarder.pile_share == 1.0
+    assert stocker.pile_chances > 0 and stocker.pile_takes == 0 and stocker.pile_share == 0.0
+    # each game is one hand; a side that went out is counted once for it
+    games = list(result.games())
+    assert hoarder.hands == stocker.hands == len(games) == 6
+    outs = [w for g in games for w in g.went_out if w is not None]
+    assert hoarder.went_out + stocker.went_out == len(outs)
+    assert hoarder.out_share == hoarder.went_out / 6
+    per_bot = result.to_dict()["per_bot"]
+    assert per_bot[0]["pile_taken"] == {
+        "takes": hoarder.pile_takes,
+        "chances": hoarder.pile_chances,
+        "share": 1.0,
+    }
+    assert per_bot[1]["went_out"]["out"] == stocker.went_out

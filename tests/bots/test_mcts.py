@@ -3,9 +3,12 @@
 import random
 
 from buraco import Game
-from buraco.actions import Action, Discard
-from buraco.bots import GreedyBot, HeuristicBot, MctsBot, play_hand, play_one
+from buraco.actions import DRAW, TAKE_PILE, Action, Add, Discard, Draw, Meld, TakePile
+from buraco.bots import Bot, GreedyBot, HeuristicBot, MctsBot, play_hand, play_one
+from buraco.bots.base import pile_choices
 from buraco.bots.evaluation import Evaluation
+from buraco.bots.exploits import HoarderBot, StockerBot
+from buraco.bots.mcts import HABIT_CHANCES, pile_habits
 from buraco.views import SeatView, seat_view
 
 
@@ -72,14 +75,13 @@ def test_a_choice_depends_only_on_what_the_seat_has_seen() -> None:
     assert first == second
 
 
-def test_the_search_is_spent_on_the_discard_and_the_draw() -> None:
-    game = _reach_a_discard(4)
-    bot = MctsBot(seed=2, iterations=6, policy="greedy", prune=0)
-    choice = bot.choose(seat_view(game, game.turn), game.legal_actions())
-    if isinstance(choice, Discard):
-        assert bot.last_rounds == 6
-    else:  # the policy melded first: no search for that
-        assert bot.last_rounds == 0
+def test_the_budget_is_spent_where_there_is_a_choice_to_search() -> None:
+    for seed in range(4, 8):
+        game = _reach_a_discard(seed)
+        view, legal = seat_view(game, game.turn), game.legal_actions()
+        bot = MctsBot(seed=2, time=0, iterations=6, policy="greedy", prune=0, futile=0)
+        bot.choose(view, legal)
+        assert bot.last_rounds == (6 if len(bot.candidates(view, legal)) > 1 else 0)
 
 
 def test_the_candidates_start_with_the_policy_choice() -> None:
@@ -89,10 +91,14 @@ def test_the_candidates_start_with_the_policy_choice() -> None:
     bot = MctsBot(seed=0, iterations=2, width=3)
     candidates = bot.candidates(view, legal)
     assert candidates[0] == policy_choice
+    assert len(set(candidates)) == len(candidates)
     if isinstance(policy_choice, Discard):
-        assert 1 < len(candidates) <= 3 and all(isinstance(a, Discard) for a in candidates)
-        assert len(set(candidates)) == len(candidates)
-    assert MctsBot(seed=0, iterations=2, width=1).candidates(view, legal) == [policy_choice]
+        discards = [a for a in candidates if isinstance(a, Discard)]
+        assert 1 < len(discards) <= 3 and candidates[: len(discards)] == discards
+        # with melds=True (the default) at most one play follows: what the policy would meld
+        assert len(candidates) - len(discards) <= 1
+        unsearched = MctsBot(seed=0, iterations=2, width=1, melds=False)
+        assert unsearched.candidates(view, legal) == [policy_choice]
 
 
 def test_the_draw_is_searched_only_from_a_pile_of_the_given_size() -> None:
@@ -124,13 +130,14 @@ def test_playouts_stop_after_depth_rounds_and_are_scored_by_the_evaluation() -> 
     game = Game("aberto", players=4, seed=11, match=False)
     evaluation = Evaluation.for_rules(game.rules)
     cut = game.clone()
-    result = MctsBot(seed=0, iterations=1, depth=2)._playout(cut, 0, 7, evaluation)
+    no_habits = [None] * 4
+    result = MctsBot(seed=0, iterations=1, depth=2)._playout(cut, 0, 7, evaluation, no_habits)
     assert not cut.is_hand_over()
     assert sum(isinstance(e.action, Discard) for e in cut.events) == 2 * 4  # two rounds
     assert result == evaluation.result(cut, 0) != 0
     # depth 0: to the end of the hand, scored by the game itself
     whole = game.clone()
-    result = MctsBot(seed=0, iterations=1, depth=0)._playout(whole, 0, 7, evaluation)
+    result = MctsBot(seed=0, iterations=1, depth=0)._playout(whole, 0, 7, evaluation, no_habits)
     totals = [s.total for s in whole.scores()]
     assert whole.is_hand_over() and result == totals[0] - totals[1]
 
@@ -166,3 +173,93 @@ def test_a_closed_pile_is_measured_by_its_size_not_its_visible_top() -> None:
     view, legal = _ask(game)
     assert len(view.pile) == 1 < view.pile_size
     assert len(MctsBot(seed=0, iterations=2, pile=2).candidates(view, legal)) == 2
+
+
+def _reach_a_play(seed: int) -> tuple[SeatView, tuple[Action, ...]]:
+    """A position where the player to move has opened and its policy would meld or add."""
+    game = Game("aberto", players=4, seed=seed, match=False)
+    movers = [GreedyBot(seed=s) for s in range(4)]
+    policy = HeuristicBot(seed=0)
+    while True:
+        assert not game.is_hand_over()
+        view, legal = _ask(game)
+        if (
+            game.phase.name == "PLAY"
+            and not view.requirement[view.side]
+            and any(isinstance(a, Discard) for a in legal)
+            and isinstance(policy.choose(view, legal), Meld | Add)
+        ):
+            return view, legal
+        play_one(game, movers)
+
+
+def test_a_meld_is_searched_against_holding_it_and_discarding() -> None:
+    view, legal = _reach_a_play(3)
+    suggestion = HeuristicBot(seed=0).choose(view, legal)
+    candidates = MctsBot(seed=0, iterations=2).candidates(view, legal)
+    assert candidates[0] == suggestion
+    assert sum(isinstance(a, Discard) for a in candidates) == 1  # the policy's discard
+    assert all(a in legal for a in candidates) and len(set(candidates)) == len(candidates)
+    assert MctsBot(seed=0, iterations=2, melds=False).candidates(view, legal) == [suggestion]
+
+
+def _habit_game(bots: list[Bot]) -> Game:
+    """A two-player hand played until each seat has been offered the pile 6 times."""
+    game = Game("aberto", players=2, seed=4, match=False)
+    while min(pile_choices(game.events, 2)[1]) < HABIT_CHANCES:
+        assert not game.is_hand_over()
+        play_one(game, bots)
+    return game
+
+
+def test_a_player_who_always_takes_the_pile_is_read_as_a_habit() -> None:
+    game = _habit_game([HoarderBot(seed=0), StockerBot(seed=1)])
+    assert pile_habits(seat_view(game, 1)) == [TAKE_PILE, None]  # its own seat: none
+    assert pile_habits(seat_view(game, 0)) == [None, DRAW]
+    # a player who judges each pile shows no habit
+    mixed = _habit_game([GreedyBot(seed=0), GreedyBot(seed=1)])
+    takes, chances = pile_choices(mixed.events, 2)
+    if all(0.1 < t / c < 0.9 for t, c in zip(takes, chances, strict=True)):
+        assert pile_habits(seat_view(mixed, 0)) == [None, None]
+
+
+def test_in_playouts_a_seat_with_a_habit_draws_by_it() -> None:
+    game = Game("aberto", players=2, seed=9, match=False)
+    evaluation = Evaluation.for_rules(game.rules)
+    bot = MctsBot(seed=0, iterations=1, depth=6)
+    for habit, kind in ((DRAW, TakePile), (TAKE_PILE, Draw)):
+        cut = game.clone()
+        bot._playout(cut, 0, 7, evaluation, [habit, habit])
+        drawn = [e.action for e in cut.events if isinstance(e.action, Draw | TakePile)]
+        offered = [a for a, e in zip(drawn, _offers(cut), strict=True) if e]
+        assert drawn and not any(isinstance(a, kind) for a in offered)
+
+
+def _offers(game: Game) -> list[bool]:
+    """Per draw of the hand, whether the pile held cards then."""
+    out, pile = [], 0
+    for e in game.events:
+        if isinstance(e.action, Draw | TakePile):
+            out.append(pile > 0)
+            pile = 0 if isinstance(e.action, TakePile) else pile
+        elif isinstance(e.action, Discard):
+            pile += 1
+    return out
+
+
+def test_a_search_no_candidate_can_win_in_its_budget_stops_early() -> None:
+    # futile: once no candidate is on course to beat the policy's choice by the margin
+    # in the rounds left, the rest of the budget is not spent
+    searched = 0
+    for seed in range(4, 10):
+        game = _reach_a_discard(seed)
+        view, legal = seat_view(game, game.turn), game.legal_actions()
+        if len(MctsBot(seed=0, iterations=2).candidates(view, legal)) < 2:
+            continue
+        hopeless = MctsBot(seed=2, time=0, iterations=40, prune=0, margin=1e6, futile=1)
+        hopeless.choose(view, legal)
+        patient = MctsBot(seed=2, time=0, iterations=40, prune=0, margin=1e6, futile=0)
+        patient.choose(view, legal)
+        assert hopeless.last_rounds == 3 and patient.last_rounds == 40
+        searched += 1
+    assert searched

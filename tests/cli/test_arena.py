@@ -33,7 +33,8 @@ def test_arena_prints_the_tables() -> None:
     assert code == 0
     assert "aberto, 4 players in 2 sides: greedy vs random" in out
     assert "4 duplicate deals × 2 games = 8 games" in out
-    for heading in ("bots, best first", "rating", "W–L–T", "95% CI", "choose", "pairs"):
+    headings = ("bots, best first", "rating", "W–L–T", "95% CI", "pile", "went", "choose", "pairs")
+    for heading in headings:
         assert heading in out
     assert "greedy vs random" in out
 
@@ -55,6 +56,12 @@ def test_arena_json_has_every_figure() -> None:
     assert [d["deal"] for d in data["per_deal"]] == [0, 1, 2]
     assert len(data["per_game"]) == 6
     assert "matches" not in greedy
+    for bot in data["per_bot"]:
+        taken, out = bot["pile_taken"], bot["went_out"]
+        assert 0 <= taken["takes"] <= taken["chances"] and out["hands"] == 6
+        assert 0 <= out["out"] <= 6 and out["share"] == out["out"] / 6
+    game = data["per_game"][0]
+    assert len(game["pile_takes"]) == len(game["pile_chances"]) == 2
 
 
 def test_arena_matches_report_match_wins() -> None:

@@ -153,3 +153,27 @@ def test_arena_workers_play_the_policy(model: Path) -> None:
     one = run_arena("aberto", bots, 2, players=2, seed=1, workers=1)
     two = run_arena("aberto", bots, 2, players=2, seed=1, workers=2)
     assert one.pair_values(0, 1) == two.pair_values(0, 1)
+
+
+def test_training_against_a_mix_plays_each_opponent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = load_example()
+    episodes: dict[str, int] = {}
+
+    class Counting(module.BuracoEnv):  # type: ignore[name-defined,misc]
+        def __init__(self, *args: Any, opponents: str, **kw: Any) -> None:
+            super().__init__(*args, opponents=opponents, **kw)
+            self.spec_name = opponents
+
+        def reset(self, **kw: Any) -> Any:
+            episodes[self.spec_name] = episodes.get(self.spec_name, 0) + 1
+            return super().reset(**kw)
+
+    monkeypatch.setattr(module, "BuracoEnv", Counting)
+    args = ["--episodes", "8", "--batch", "4", "--log-every", "4", "--hidden", "8"]
+    args += ["--opponents", "hoarder,stocker:base=heuristic", "--out", str(tmp_path / "m.pt")]
+    module.main([*args, "--png", str(tmp_path / "c.png")])
+    # one reset to seed each opponent's games, then each episode drawn from the mix
+    assert set(episodes) == {"hoarder", "stocker:base=heuristic"}
+    assert sum(episodes.values()) == 2 + 8 and min(episodes.values()) > 1

@@ -21,6 +21,7 @@ from pathlib import Path
 from buraco.arena.pairing import Table, seat_bots
 from buraco.arena.timing import TimeSketch
 from buraco.bots import Bot, make_bot, play_match, seat_name
+from buraco.bots.base import pile_choices
 from buraco.game import Game
 from buraco.record import save
 from buraco.rules import Rules
@@ -82,6 +83,10 @@ class GameResult:
     winner: int | None
     """The side that won the match (``None`` for single hands)."""
     actions: int
+    pile_takes: tuple[int, ...] = ()
+    """Per side, the turns its players began by taking the pile..."""
+    pile_chances: tuple[int, ...] = ()
+    """... and those they began with a pile to take (taken or not)."""
 
     def bot_score(self, bot: int) -> float:
         """The mean score of the sides ``bot`` played (it may hold two of three sides)."""
@@ -156,6 +161,7 @@ def play_deal(
             names = [seat_name(spec.labels[b], s) for s, b in enumerate(seated)]
             game = Game(spec.rules, seed=game_seed, match=spec.matches, names=names)
             actions = play_game(game, bots, [times[b] for b in seated])
+            takes, chances = _pile_choices(game)
             result = GameResult(
                 deal=deal,
                 table=table.index,
@@ -167,6 +173,8 @@ def play_deal(
                 went_out=tuple(r.went_out for r in game.results),
                 winner=game.winner,
                 actions=actions,
+                pile_takes=takes,
+                pile_chances=chances,
             )
             games.append(result)
             if records is not None:
@@ -180,6 +188,18 @@ def play_game(game: Game, bots: list[Bot], times: list[TimeSketch]) -> int:
     ``times[seat]`` counts the wall time of each of that seat's ``choose`` calls.
     """
     return play_match(game, bots, on_choose=lambda seat, s: times[seat].add(s))
+
+
+def _pile_choices(game: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per side, over every hand: turns begun by taking the pile, and with one to take."""
+    sides = game.rules.sides
+    takes, chances = [0] * sides, [0] * sides
+    for events in game.hand_events:
+        seat_takes, seat_chances = pile_choices(events, game.players, game.rules.upcard)
+        for seat in range(game.players):
+            takes[seat % sides] += seat_takes[seat]
+            chances[seat % sides] += seat_chances[seat]
+    return tuple(takes), tuple(chances)
 
 
 def _pairs(spec: ArenaSpec, games: list[GameResult]) -> tuple[PairDeal, ...]:

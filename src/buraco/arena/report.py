@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from buraco.arena.gauntlet import GauntletResult
 from buraco.arena.result import ArenaResult
 from buraco.arena.stats import MeanCI, Outcome
 
@@ -32,6 +33,10 @@ def _ci(ci: MeanCI) -> str:
     if ci.low is None or ci.high is None:
         return "—"
     return f"{_signed(ci.low)}…{_signed(ci.high)}"
+
+
+def _share(x: float | None) -> str:
+    return "—" if x is None else f"{x:.0%}"
 
 
 def _wlt(o: Outcome) -> str:
@@ -89,6 +94,8 @@ def bot_table(result: ArenaResult) -> Table:
     _number(table, "95% CI")
     if matches:
         _number(table, "match\nwins")
+    _number(table, "pile\ntaken")
+    _number(table, "went\nout")
     _number(table, "choose\nmedian")
     _number(table, "choose\np95")
     for s in sorted(result.bots(), key=lambda s: -s.rating):
@@ -102,6 +109,7 @@ def bot_table(result: ArenaResult) -> Table:
         ]
         if matches:
             row.append(f"{s.matches_won}/{s.matches_played}")
+        row += [_share(s.pile_share), _share(s.out_share)]
         row += [duration(s.times.quantile(0.5)), duration(s.times.quantile(0.95))]
         table.add_row(*row)
     return table
@@ -142,7 +150,8 @@ NOTE = (
     "games (won when positive); mean per deal. "
     "95% CI: Student's t over the deals. stronger: the CI excludes 0. rating: "
     "Bradley–Terry fit of the deals won, mean 1500 (+400: 10 deals won per 1 lost). "
-    "choose: wall time of one decision."
+    "pile taken: turns begun by taking the pile, of those begun with a pile to take. "
+    "went out: hands its side ended by going out. choose: wall time of one decision."
 )
 
 
@@ -155,3 +164,76 @@ def print_report(result: ArenaResult, console: Console) -> None:
     console.print(pair_table(result))
     console.print()
     console.print(Text(NOTE, style="dim"))
+
+
+_VERDICT_STYLES = {"holds": "green", "loses": "bold red", "not separated": "yellow"}
+
+
+def gauntlet_table(result: GauntletResult) -> Table:
+    """One row per preset, player count and exploit: the bot's deals, difference, verdict."""
+    table = _table(f"{result.bot} against the exploits, from {result.bot}'s side")
+    table.add_column("preset", style="bold")
+    _number(table, "players")
+    table.add_column("exploit")
+    _number(table, "deals\nW–L–T")
+    _number(table, "win\nrate")
+    _number(table, "mean\ndiff")
+    _number(table, "95% CI")
+    _number(table, "choose\nmedian")
+    table.add_column("verdict")
+    for row in result.rows:
+        table.add_row(
+            row.preset,
+            str(row.players),
+            row.exploit,
+            _wlt(row.outcome),
+            f"{row.outcome.score:.0%}",
+            _signed(row.diff.mean),
+            _ci(row.diff),
+            duration(row.times.quantile(0.5)),
+            Text(row.verdict, style=_VERDICT_STYLES[row.verdict]),
+        )
+    return table
+
+
+GAUNTLET_NOTE = (
+    "Each row: duplicate deals of single hands between the bot and one exploit (the same "
+    "deals for every exploit of a table). diff: the bot's score minus the exploit's per "
+    "deal. holds: the 95% CI is above 0; loses: below 0 (the exploit is stronger); not "
+    "separated: it holds 0. The exploits and their plans: docs/bots.md."
+)
+
+
+def print_gauntlet(result: GauntletResult, console: Console) -> None:
+    """Print a headline, the gauntlet's table, the count of each verdict and a note."""
+    tables = len({(r.preset, r.players) for r in result.rows})
+    exploits = len({r.exploit for r in result.rows})
+    workers = f"{result.workers} worker{'s' * (result.workers > 1)}"
+    console.print(
+        Text.assemble(
+            ("gauntlet", "bold"),
+            f": {result.bot} against {exploits} exploit{'s' * (exploits > 1)} at {tables} "
+            f"table{'s' * (tables > 1)} (preset and players), {result.deals} duplicate "
+            f"deal{'s' * (result.deals > 1)} a row; seed {result.seed}; "
+            f"{result.seconds:.1f} s, {workers}",
+        )
+    )
+    console.print()
+    console.print(gauntlet_table(result))
+    console.print()
+    counts = [
+        Text(f"{result.count(v)} {v}", style=_VERDICT_STYLES[v])
+        for v in ("holds", "not separated", "loses")
+    ]
+    console.print(Text.assemble(f"{len(result.rows)} rows: ", *_joined(counts)))
+    console.print()
+    console.print(Text(GAUNTLET_NOTE, style="dim"))
+
+
+def _joined(parts: list[Text]) -> list[Text | str]:
+    out: list[Text | str] = []
+    for i, part in enumerate(parts):
+        if i:
+            out.append(", ")
+        out.append(part)
+    return out

@@ -76,6 +76,24 @@ class BotSummary:
     matches_played: int
     times: TimeSketch
     """Wall time of its ``choose`` calls."""
+    pile_takes: int = 0
+    """Turns its players began by taking the pile..."""
+    pile_chances: int = 0
+    """... and those they began with a pile to take."""
+    hands: int = 0
+    """Hands it played (a side of one game each)."""
+    went_out: int = 0
+    """Hands its side ended by going out."""
+
+    @property
+    def pile_share(self) -> float | None:
+        """The share of the piles it could take that it took (None: never offered one)."""
+        return self.pile_takes / self.pile_chances if self.pile_chances else None
+
+    @property
+    def out_share(self) -> float | None:
+        """The share of its hands that its side ended by going out."""
+        return self.went_out / self.hands if self.hands else None
 
 
 @dataclass
@@ -151,6 +169,7 @@ class ArenaResult:
             values = self.bot_values(b)
             played = [g for g in self.games() if b in g.side_bots]
             won = sum(g.winner is not None and g.side_bots[g.winner] == b for g in played)
+            sides = [(g, side) for g in played for side, x in enumerate(g.side_bots) if x == b]
             out.append(
                 BotSummary(
                     b,
@@ -162,6 +181,10 @@ class ArenaResult:
                     won,
                     len(played),
                     self.times[b],
+                    pile_takes=sum(g.pile_takes[side] for g, side in sides if g.pile_takes),
+                    pile_chances=sum(g.pile_chances[side] for g, side in sides if g.pile_chances),
+                    hands=sum(g.hands for g, _ in sides),
+                    went_out=sum(w == side for g, side in sides for w in g.went_out),
                 )
             )
         return out
@@ -201,6 +224,12 @@ class ArenaResult:
             if spec.matches:
                 item["matches"] = {"won": s.matches_won, "played": s.matches_played}
             item["decision_time"] = s.times.summary()
+            item["pile_taken"] = {
+                "takes": s.pile_takes,
+                "chances": s.pile_chances,
+                "share": s.pile_share,
+            }
+            item["went_out"] = {"hands": s.hands, "out": s.went_out, "share": s.out_share}
             bots.append(item)
         out["per_bot"] = bots
         pairs = []
@@ -254,6 +283,8 @@ def game_dict(g: GameResult, labels: tuple[str, ...]) -> dict[str, Any]:
         "hands": g.hands,
         "ended_by": list(g.ended_by),
         "went_out": list(g.went_out),
+        "pile_takes": list(g.pile_takes),
+        "pile_chances": list(g.pile_chances),
         "winner": g.winner,
         "record": g.record_name(),
     }

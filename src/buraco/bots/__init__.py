@@ -8,7 +8,8 @@ Bots are chosen by name, with optional parameters after a colon
 >>> make_bot("grumpy")
 Traceback (most recent call last):
 ...
-buraco.errors.BotError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts, policy
+buraco.errors.BotError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts, policy, \
+hoarder, stocker, holder, rusher, wildhoarder, starver, feeder, minimum
 >>> make_bot("mcts:depth=deep")
 Traceback (most recent call last):
 ...
@@ -20,6 +21,7 @@ from __future__ import annotations
 from typing import cast
 
 from buraco.bots.base import Bot
+from buraco.bots.exploits import EXPLOITS, Exploit
 from buraco.bots.greedy import GreedyBot
 from buraco.bots.heuristic import HeuristicBot
 from buraco.bots.mcts import MctsBot
@@ -35,6 +37,7 @@ BOTS: dict[str, type[Bot]] = {
     "heuristic": HeuristicBot,
     "mcts": MctsBot,
     "policy": PolicyBot,
+    **EXPLOITS,
 }
 """Bot classes by name."""
 
@@ -137,7 +140,9 @@ def _convert(bot: str, key: str, value: str, kind: type) -> object:
 
 __all__ = [
     "BOTS",
+    "EXPLOITS",
     "Bot",
+    "Exploit",
     "GreedyBot",
     "HeuristicBot",
     "MctsBot",

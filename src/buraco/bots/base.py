@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Iterable, Sequence
+from typing import ClassVar, Protocol
 
-from buraco.actions import Action, Add, Discard, MoveWild, TurnUp
-from buraco.views import SeatView
+from buraco.actions import Action, Add, Discard, Draw, MoveWild, Place, TakePile, TurnUp
+from buraco.cards import JOKER, Card
+from buraco.views import MeldView, SeatView
 
 
 class Bot(ABC):
@@ -56,3 +57,76 @@ def play_sections(legal: Sequence[Action]) -> tuple[int, int, int]:
         first_add -= 1
     first_meld = 1 if legal and type(legal[0]) is TurnUp else 0
     return first_meld, first_add, first_discard
+
+
+def wild_count(cards: Sequence[Card]) -> int:
+    """Wild cards in a meld's cards (a 2 between the ace and the 3 of its suit is natural).
+
+    >>> from buraco.cards import parse_cards
+    >>> wild_count(parse_cards("AH 2H 3H")), wild_count(parse_cards("3H 2S 5H JK"))
+    (0, 2)
+    """
+    n = 0
+    for i, c in enumerate(cards):
+        if c == JOKER:
+            n += 1
+        elif c % 13 == 1:
+            s = c - 1
+            natural = 0 < i < len(cards) - 1 and cards[i - 1] == s and cards[i + 1] == s + 2
+            if not natural:
+                n += 1
+    return n
+
+
+def is_wild_add(a: Add, m: MeldView) -> bool:
+    """Whether an add puts a wild card on the meld (not a 2 in its natural place)."""
+    c = a.card
+    if c == JOKER:
+        return True
+    if c % 13 != 1:
+        return False
+    if not m.run:
+        return m.rank != 1
+    return not (c // 13 == m.suit and a.place == Place.LOW and m.lo == 2)
+
+
+class Logged(Protocol):
+    """An entry of a hand's log: who acted and how (engine events and seen events alike)."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that acted."""
+
+    @property
+    def action(self) -> Action | None:
+        """The action, or None for a consequence of one."""
+
+
+def pile_choices(
+    events: Iterable[Logged], players: int, upcard: bool = False
+) -> tuple[list[int], list[int]]:
+    """Per seat, the turns begun by taking the pile, and those begun with a pile to take.
+
+    ``upcard``: the hand's pile started with a card turned up at the deal.
+
+    >>> from buraco import Game
+    >>> from buraco.bots import GreedyBot, play_hand
+    >>> game = Game("aberto", players=2, seed=1, match=False)
+    >>> _ = play_hand(game, [GreedyBot(seed=0), GreedyBot(seed=1)])
+    >>> takes, chances = pile_choices(game.events, 2)
+    >>> all(0 <= t <= c for t, c in zip(takes, chances)) and sum(chances) > 0
+    True
+    """
+    takes, chances = [0] * players, [0] * players
+    pile = 1 if upcard else 0
+    for e in events:
+        a = e.action
+        if isinstance(a, TakePile):
+            takes[e.seat] += 1
+            chances[e.seat] += 1
+            pile = 0
+        elif isinstance(a, Draw):
+            chances[e.seat] += pile > 0
+        elif isinstance(a, Discard | TurnUp):
+            pile += 1
+    return takes, chances

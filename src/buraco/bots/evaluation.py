@@ -122,19 +122,42 @@ class Evaluation:
         return float(mine - max(s for i, s in enumerate(scores) if i != side))
 
 
-def samples(
-    preset: str, players: int, hands: int, seed: int = 0, every: int = 1
-) -> tuple[list[tuple[float, ...]], list[float]]:
-    """Training rows from heuristic self-play: feature differences and final differences.
+MIX: tuple[str, ...] = (
+    "heuristic",
+    "heuristic",
+    "heuristic",
+    "heuristic",
+    "hoarder:base=heuristic",
+    "hoarder",
+    "stocker:base=heuristic",
+    "rusher:base=heuristic",
+    "holder:base=heuristic",
+    "wildhoarder:base=heuristic",
+)
+"""The players of the training hands: each side draws one (``heuristic`` for four in ten,
+else an exploit bot's plan: takes of every pile, none, a rush out, melds held...)."""
 
-    For every ``every``-th turn of each hand and every pair of sides, one row: the
-    first side's features minus the second's, and the same difference of their final
-    hand scores less their cut bonuses (known from the deal, added by
-    :meth:`Evaluation.value` as they are). The players are shown full views, as the
-    ``heuristic`` bot is in play (a search's playouts give it plain views by default).
+
+def samples(
+    preset: str,
+    players: int,
+    hands: int,
+    seed: int = 0,
+    every: int = 1,
+    mix: Sequence[str] = ("heuristic",),
+) -> tuple[list[tuple[float, ...]], list[float]]:
+    """Training rows from bot play: feature differences and final differences.
+
+    Each hand, every side's players are one bot drawn from ``mix`` (bot specs; only
+    ``heuristic`` by default, :data:`MIX` for the shipped weights). For every
+    ``every``-th turn of each hand and every pair of sides, one row: the first side's
+    features minus the second's, and the same difference of their final hand scores
+    less their cut bonuses (known from the deal, added by :meth:`Evaluation.value` as
+    they are). The players are shown full views, as a bot is in play (a search's
+    playouts give them plain views by default).
     """
     from buraco.actions import Discard
-    from buraco.bots.heuristic import HeuristicBot
+    from buraco.bots import make_bot
     from buraco.bots.play import play_one
 
     rng = random.Random(seed)
@@ -142,7 +165,11 @@ def samples(
     ys: list[float] = []
     for _ in range(hands):
         game = Game(preset, players=players, seed=rng.randrange(2**31), match=False)
-        bots = [HeuristicBot(seed=rng.randrange(2**31)) for _ in range(players)]
+        # a mix of one draws nothing: self-play samples the hands it always did
+        specs = [rng.choice(mix) if len(mix) > 1 else mix[0] for _ in range(game.k)]
+        bots = [
+            make_bot(specs[seat % game.k], seed=rng.randrange(2**31)) for seat in range(players)
+        ]
         snaps: list[list[tuple[float, ...]]] = []
         turns = 0
         while not game.is_hand_over():
@@ -158,6 +185,23 @@ def samples(
                     xs.append(tuple(p - q for p, q in zip(snap[a], snap[b], strict=True)))
                     ys.append(float(final[a] - final[b]))
     return xs, ys
+
+
+def r_squared(
+    weights: Sequence[float], xs: Sequence[Sequence[float]], ys: Sequence[float]
+) -> float:
+    """The share of the variance of ``ys`` that the weights' predictions explain.
+
+    >>> r_squared((2.0,), [(1,), (2,), (3,)], [2.0, 4.0, 6.0])
+    1.0
+    """
+    mean = sum(ys) / len(ys)
+    total = sum((y - mean) ** 2 for y in ys)
+    resid = sum(
+        (y - sum(w * f for w, f in zip(weights, x, strict=True))) ** 2
+        for x, y in zip(xs, ys, strict=True)
+    )
+    return 1 - resid / total if total else 0.0
 
 
 def fit(xs: Sequence[Sequence[float]], ys: Sequence[float]) -> tuple[float, ...]:

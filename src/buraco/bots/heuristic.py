@@ -15,9 +15,17 @@ Reading the hand
 Drawing
     Take the pile when the potential of the hand with the pile, less the risk of the
     added junk (its points, weighed by how close the hand is to its end, and the
-    extra cards to shed before the morto), beats a stock card. In a closed pile the
-    bot knows the cards under the top from the discards it saw. On the first turn it
-    keeps the first card only if it fits the hand.
+    extra cards to shed before the morto), plus what taking it keeps from the next
+    player, beats a stock card. Left, an open pile goes with this seat's discard to the
+    next player, an opponent, who takes it as often as they have taken piles this hand:
+    every card of it is worth something to them while the hand has long to go (more
+    when it extends their melds, most for a wild card). With two sides only: with
+    three, two opponents race to go out while a big hand is a burden. A one-card pile
+    whose card is worth no more to the bot than what it would discard instead is
+    taken only from a next player who takes nearly every pile (the swap keeps them
+    from taking two cards for one), else the stock card is the better draw. In a
+    closed pile the bot knows the cards under the top from the discards it saw. On the
+    first turn it keeps the first card only if it fits the hand.
 
 Melding
     An unopened side with an initial-meld minimum melds only when a plan of disjoint
@@ -63,7 +71,7 @@ from buraco.actions import (
     TakePile,
     TurnUp,
 )
-from buraco.bots.base import Bot, play_sections
+from buraco.bots.base import Bot, is_wild_add, play_sections, wild_count
 from buraco.cards import CARD_NAMES, JOKER, RANKS, Card
 from buraco.views import MeldView, SeatView, SeenEvent
 
@@ -123,6 +131,23 @@ cannot be melded at once."""
 _WILD_COST = 15.0
 """What spending a wild card on a meld that does not need it costs."""
 _TOP_WILD = 15.0
+_DENY = 1.0
+"""Weight of what taking the pile keeps from the next player (see ``_denial``)."""
+_SWAP_RATE = 0.85
+"""Take a one-card pile only to swap its card when the next player took at least this share
+of the piles they could."""
+_DENY_MANY = 0.0
+"""The same weight with three sides (two opponents racing to go out while this hand grows)."""
+_DENY_CARD = 40.0
+"""What any card of the pile is worth to the next player at a long horizon."""
+_DENY_HALF = 1.0
+"""Turns left at which a card is worth half of that."""
+_DENY_FIT = 15.0
+"""More for a card that extends the next player's melds (per weight unit)."""
+_DENY_WILD = 20.0
+"""More for a wild card."""
+_SWAP_COST = 10.0
+"""What a take that only swaps a card for one worth as much costs beyond a stock card."""
 _OUT_MARGIN = 0.0
 """Go out when the hand would end at most this much behind."""
 """Danger removed for a card the next player discarded this hand."""
@@ -323,7 +348,17 @@ class _SideTable:
 class _Memory:
     """What one seat learnt from the hand's history (full views only)."""
 
-    __slots__ = ("discarded", "drawn", "known", "last_event", "pile", "seen", "turn_cards")
+    __slots__ = (
+        "chances",
+        "discarded",
+        "drawn",
+        "known",
+        "last_event",
+        "pile",
+        "seen",
+        "takes",
+        "turn_cards",
+    )
 
     def __init__(self, players: int) -> None:
         self.reset(players)
@@ -342,6 +377,10 @@ class _Memory:
         """Cards each seat melded in its current turn (an opening short returns them)."""
         self.drawn: tuple[int, ...] | None = None
         """This seat's counts before its draw (to name the card drawn)."""
+        self.takes = [0] * players
+        """Turns each seat began by taking the pile."""
+        self.chances = [0] * players
+        """Turns each seat began with a pile to take (taken or not)."""
 
     def update(self, view: SeatView) -> None:
         """Read the events not yet seen (starting again if the history is another one)."""
@@ -381,6 +420,8 @@ class _Memory:
             self._lose(s, a.card)  # type: ignore[union-attr]
             self.turn_cards[s].append(a.card)  # type: ignore[union-attr]
         elif kind is TakePile:
+            self.takes[s] += 1
+            self.chances[s] += 1
             taken = e.cards if open_pile or s == me else tuple(self.pile)
             if s != me:
                 for c in taken:
@@ -392,6 +433,8 @@ class _Memory:
             if card >= 0:
                 self.pile.append(card)
         elif kind is Draw:
+            if self.pile:
+                self.chances[s] += 1
             self.turn_cards[s] = []
 
     def _gain(self, seat: int, c: Card) -> None:
@@ -505,32 +548,6 @@ def _meldable_points(counts: Sequence[int], r: _Rules, own: _SideTable) -> int:
     return total
 
 
-def _wild_count(cards: Sequence[Card]) -> int:
-    """Wild cards in a meld's cards (a 2 between the ace and the 3 of its suit is natural)."""
-    n = 0
-    for i, c in enumerate(cards):
-        if c == JOKER:
-            n += 1
-        elif c % 13 == 1:
-            s = c - 1
-            natural = 0 < i < len(cards) - 1 and cards[i - 1] == s and cards[i + 1] == s + 2
-            if not natural:
-                n += 1
-    return n
-
-
-def _is_wild_add(a: Add, m: MeldView) -> bool:
-    """Whether an add puts a wild card on the meld (not a 2 in its natural place)."""
-    c = a.card
-    if c == JOKER:
-        return True
-    if c % 13 != 1:
-        return False
-    if not m.run:
-        return m.rank != 1
-    return not (c // 13 == m.suit and a.place == Place.LOW and m.lo == 2)
-
-
 # ----- the bot ---------------------------------------------------------------------------
 
 
@@ -582,6 +599,13 @@ class _Turn:
             self.horizon + 8.0
         )
         """What a junk card costs beyond its points: the morto race, less its chances."""
+
+
+def _side_of(view: SeatView, seat: int) -> int:
+    for side, seats in enumerate(view.sides):
+        if seat in seats:
+            return side
+    return -1
 
 
 def _stock_left(view: SeatView, r: _Rules) -> int:
@@ -723,12 +747,51 @@ class HeuristicBot(Bot):
             return legal[0]
         if DRAW not in legal:
             return TAKE_PILE
-        if self._pointless_swap(t):
-            return DRAW
         turns = _stock_left(t.view, t.r) / t.r.players
         base = _DRAW_VALUE if t.r.clean_out else _DRAW_VALUE_ANY
         threshold = base + _DRAW_SHORT * max(0.0, 1.0 - turns / _SHORT_TURNS)
-        return TAKE_PILE if self._pile_gain(t) > threshold else DRAW
+        denial = self._denial(t)
+        if self._pointless_swap(t):
+            # a swap only keeps a card from a next player who takes nearly every lone card
+            swap = self._take_rate(t) >= _SWAP_RATE and denial > threshold + _SWAP_COST
+            return TAKE_PILE if swap else DRAW
+        gain = self._pile_gain(t) + denial
+        return TAKE_PILE if gain > threshold else DRAW
+
+    def _take_rate(self, t: _Turn) -> float:
+        """How often the next player took the pile when they could, this hand.
+
+        With one imagined take and one imagined draw before the first turn, so that a
+        few turns do not make a habit.
+        """
+        mem = t.mem
+        if mem is None:
+            return 0.5
+        nxt = (t.view.seat + 1) % t.r.players
+        return (mem.takes[nxt] + 1.0) / (mem.chances[nxt] + 2.0)
+
+    def _denial(self, t: _Turn) -> float:
+        """What taking the pile keeps from the next player, who would take it otherwise.
+
+        Left, the pile goes with this seat's discard to the next player, an opponent;
+        taken, only the discard does. Each card is worth something to any hand while
+        the hand has long to go, more when it extends the opponents' melds; weighed by
+        how often the next player took the pile when they could this hand.
+        """
+        view, r = t.view, t.r
+        if r.top_meld or not view.pile:
+            return 0.0
+        nxt = (view.seat + 1) % r.players
+        side = _side_of(view, nxt)
+        if side == t.side:
+            return 0.0
+        rate = self._take_rate(t)
+        worth = _DENY_CARD * t.horizon / (t.horizon + _DENY_HALF)
+        fit = t.tables[side].fit
+        total = (view.pile_size - len(view.pile)) * worth
+        for c in view.pile:
+            total += worth + (_DENY_WILD if _WILD[c] else _DENY_FIT * fit.get(c, 0.0))
+        return (_DENY if r.sides == 2 else _DENY_MANY) * rate * total
 
     def _pointless_swap(self, t: _Turn) -> bool:
         """Whether taking a one-card pile would only swap its card for one worth as much.
@@ -971,10 +1034,10 @@ def _top_score(a: Action, melds: Sequence[MeldView]) -> float:
     """How good a play of the pile's top card is: clean, long, completing a canastra."""
     if type(a) is Meld:
         cards = a.cards
-        return 10.0 * len(cards) - _TOP_WILD * _wild_count(cards)
+        return 10.0 * len(cards) - _TOP_WILD * wild_count(cards)
     if type(a) is Add:
         m = melds[a.meld]
-        return 25.0 + 30.0 * (len(m.cards) == 6) - (_TOP_WILD if _is_wild_add(a, m) else 0.0)
+        return 25.0 + 30.0 * (len(m.cards) == 6) - (_TOP_WILD if is_wild_add(a, m) else 0.0)
     return 0.0
 
 
@@ -1008,7 +1071,7 @@ def _opening_plan(
     if not options:
         return None
     points = {m: sum(values[c] for c in m.cards) for m in options}
-    wilds = {m: _wild_count(m.cards) for m in options}
+    wilds = {m: wild_count(m.cards) for m in options}
     by_points = sorted(options, key=lambda m: -points[m])
     orders = (
         [m for m in by_points if not wilds[m]],
@@ -1084,7 +1147,7 @@ def _best_natural_add(
         if type(a) is not Add:
             continue
         m = melds[a.meld]
-        if _is_wild_add(a, m):
+        if is_wild_add(a, m):
             continue
         n = len(m.cards)
         score = 10.0 + 40.0 * (n == 6) + 5.0 * m.clean + n * 0.5
@@ -1102,7 +1165,7 @@ def _best_clean_meld(melds: Sequence[Action], size: int, min_left: int) -> Actio
         n = len(cards)
         if n <= best_len or size - n < min_left:
             continue
-        if _wild_count(cards):
+        if wild_count(cards):
             continue
         best, best_len = a, n
     return best
@@ -1129,7 +1192,7 @@ def _best_wild_play(
         for a in adds:
             if type(a) is Add:
                 m = side_melds[a.meld]
-                if _is_wild_add(a, m):
+                if is_wild_add(a, m):
                     score = _wild_add_score(t, a, m, spare, dump, min_left)
                     if score > best_score:
                         best, best_score = a, score

@@ -19,13 +19,16 @@ between good candidates. Four rounds and the evaluation bring it to about 125, a
 sixth of the cost of a playout, so a tenth of a second separates what a second of
 full playouts could not.
 
-Candidates: drawing or taking the pile (when the pile holds at least ``pile``
-cards), and the policy's ``width`` preferred discards. Melds, adds and the other
-choices of a turn follow the policy. A candidate falls out of the search once its
-mean difference to the best is more than ``prune`` standard errors below zero; the
-search ends when one is left or the budget is spent. The policy's own choice is
+Candidates (see :meth:`MctsBot.candidates`): drawing or taking the pile (when the
+pile holds at least ``pile`` cards), the policy's ``width`` preferred discards and,
+with ``melds``, the meld or add it would make instead, and for an opened side a meld
+or add against discarding now. A candidate falls out of the search once its mean
+difference to the best is more than ``prune`` standard errors below zero; the search
+ends when one is left, when no other candidate is on course to overrule the policy in
+the budget left (``futile``), or when the budget is spent. The policy's own choice is
 kept unless another beats it by ``margin`` standard errors, so the search changes
-only decisions it has evidence about.
+only decisions it has evidence about. With ``habits``, a seat seen to take (or leave)
+nearly every pile plays that habit in the playouts (:func:`pile_habits`).
 
 Budget: ``time`` seconds per decision (default 0.1) and/or ``iterations`` rounds.
 With ``iterations`` alone the bot is deterministic for a seed; a time budget depends
@@ -40,8 +43,17 @@ import time
 from collections.abc import Sequence
 from typing import ClassVar
 
-from buraco.actions import DRAW, TAKE_PILE, Action, Discard
-from buraco.bots.base import Bot
+from buraco.actions import (
+    DRAW,
+    TAKE_PILE,
+    Action,
+    Add,
+    Discard,
+    Meld,
+    MoveWild,
+    TurnUp,
+)
+from buraco.bots.base import Bot, pile_choices
 from buraco.bots.evaluation import Evaluation
 from buraco.bots.heuristic import HeuristicBot
 from buraco.bots.play import play_one
@@ -74,6 +86,9 @@ class MctsBot(Bot):
         "margin": float,
         "depth": int,
         "full": bool,
+        "melds": bool,
+        "habits": bool,
+        "futile": float,
     }
 
     def __init__(
@@ -88,6 +103,9 @@ class MctsBot(Bot):
         margin: float = 1.0,
         depth: int = 4,
         full: bool = False,
+        melds: bool = True,
+        habits: bool = True,
+        futile: float = 0.5,
     ) -> None:
         super().__init__(seed)
         if not time > 0 and iterations <= 0:
@@ -100,6 +118,7 @@ class MctsBot(Bot):
             ("width", width, 1, 100),
             ("prune", prune, 0, 10**9),
             ("margin", margin, 0, 10**9),
+            ("futile", futile, 0, 10**9),
         ):
             if not low <= value <= high:  # also refuses nan
                 raise BotError(f"mcts: {name} must be from {low} to {high}, not {value}")
@@ -118,10 +137,15 @@ class MctsBot(Bot):
         self.margin = margin
         self.depth = depth
         self.full = full
+        self.melds = melds
+        self.habits = habits
+        self.futile = futile
         self.policy = policy_cls(seed=self.rng.randrange(2**31))
         self.last_rounds = 0
         """Rounds searched for the last decision (0: not searched)."""
         self._evaluation: tuple[Rules, Evaluation] | None = None
+        self._playout_bots: list[Bot] = []
+        """The playouts' bots, one per seat, made once (building one is not free)."""
 
     def new_hand(self) -> None:
         """Forget the previous hand (the policy bot too)."""
@@ -139,20 +163,50 @@ class MctsBot(Bot):
         return self._search(view, candidates)
 
     def candidates(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
-        """The actions the search compares, the policy's choice first (one: no search)."""
-        suggestion = self.policy.choose(view, legal)
-        if view.phase == "draw":
+        """The actions the search compares, the policy's choice first (one: no search).
+
+        Drawing: the stock against the pile. Discarding: the policy's ``width`` preferred
+        discards and, with ``melds``, its preferred meld or add instead (melding what it
+        would hold). Melding (``melds``, a side that has opened): the policy's play, its
+        discard instead (holding the rest) and its next preferred play. Turning the first
+        card up or keeping it; in ``fechado`` the ways to meld the pile's top card.
+        """
+        policy = self.policy
+        suggestion = policy.choose(view, legal)
+        phase = view.phase
+        if phase == "draw":
             if view.pile_size < max(self.pile, 1) or not (DRAW in legal and TAKE_PILE in legal):
                 return [suggestion]
             return [suggestion, TAKE_PILE if suggestion == DRAW else DRAW]
-        if view.phase != "play" or not isinstance(suggestion, Discard):
+        if not self.melds and not isinstance(suggestion, Discard):
             return [suggestion]
-        if isinstance(self.policy, HeuristicBot):
-            ranked = self.policy.ranked_discards(view, legal)
-        else:
-            ranked = [a for a in legal if isinstance(a, Discard)]
-        others = [a for a in ranked if a != suggestion]
-        return [suggestion, *others[: self.width - 1]]
+        if phase == "top-meld":
+            return [suggestion, *[a for a in legal if a != suggestion][: self.width - 1]]
+        if phase != "play":
+            return [suggestion]
+        discards: list[Action] = [a for a in legal if isinstance(a, Discard)]
+        opened = not view.requirement[view.side]
+        plays = [a for a in legal if isinstance(a, Meld | Add | MoveWild)]
+        if isinstance(suggestion, Discard):
+            if isinstance(policy, HeuristicBot):
+                ranked = policy.ranked_discards(view, legal)
+            else:
+                ranked = discards
+            out = [suggestion, *[a for a in ranked if a != suggestion][: self.width - 1]]
+            if self.melds and opened and plays:
+                out.append(policy.choose(view, plays))
+            return out
+        if isinstance(suggestion, TurnUp):
+            return [suggestion, policy.choose(view, [a for a in legal if a != suggestion])]
+        if not opened:
+            return [suggestion]  # the policy's opening plan is followed as a whole
+        out = [suggestion]
+        if discards:
+            out.append(policy.choose(view, discards))
+        rest = [a for a in plays if a != suggestion]
+        if rest:
+            out.append(policy.choose(view, rest))
+        return out
 
     def _search(self, view: SeatView, candidates: list[Action]) -> Action:
         sampler = Determinizer(view)
@@ -164,7 +218,9 @@ class MctsBot(Bot):
         k = len(candidates)
         live = list(range(k))
         results: list[list[float]] = [[] for _ in range(k)]
-        deadline = time.perf_counter() + self.time if self.time > 0 else math.inf
+        habits = pile_habits(view) if self.habits else [None] * len(view.hand_sizes)
+        started = time.perf_counter()
+        deadline = started + self.time if self.time > 0 else math.inf
         limit = self.iterations or math.inf
         rounds = 0
         while rounds < limit and len(live) > 1:
@@ -175,7 +231,7 @@ class MctsBot(Bot):
             for i in live:
                 game = deal.clone()
                 game.apply(candidates[i])
-                results[i].append(self._playout(game, side, seed, evaluation))
+                results[i].append(self._playout(game, side, seed, evaluation, habits))
             rounds += 1
             if rounds >= _MIN_ROUNDS and self.prune > 0:
                 best = max(live, key=lambda j: _mean(results[j]))
@@ -184,27 +240,84 @@ class MctsBot(Bot):
                     for j in live
                     if j == best or _gap(results[j], results[best], rounds) > -self.prune
                 ]
+            if rounds >= _MIN_ROUNDS and self.futile > 0 and 0 in live and len(live) > 1:
+                # stop when no other candidate is on course to overrule the policy's
+                possible = limit
+                if self.time > 0:
+                    elapsed = max(time.perf_counter() - started, 1e-9)
+                    possible = min(possible, rounds * self.time / elapsed)
+                lead = max(_gap(results[j], results[0], rounds) for j in live if j != 0)
+                if lead * math.sqrt(max(possible, rounds) / rounds) < self.futile * self.margin:
+                    break
         self.last_rounds = rounds
         best = max(live, key=lambda j: _mean(results[j]))
         if best != 0 and _gap(results[best], results[0], rounds) < self.margin:
             return candidates[0]
         return candidates[best]
 
-    def _playout(self, game: Game, side: int, seed: int, evaluation: Evaluation) -> float:
+    def _playout(
+        self,
+        game: Game,
+        side: int,
+        seed: int,
+        evaluation: Evaluation,
+        habits: Sequence[Action | None],
+    ) -> float:
         """Play the sampled hand on with the policy: ``side``'s score minus the best other.
 
-        Up to ``depth`` rounds (0: to the end), then the evaluation's estimate.
+        Up to ``depth`` rounds (0: to the end), then the evaluation's estimate. A seat
+        with a pile habit (see :func:`pile_habits`) draws as it has been seen to.
         """
-        bots = [self.policy_cls(seed=seed + s) for s in range(game.players)]
+        bots = self._playout_bots
+        if len(bots) != game.players:
+            bots = self._playout_bots = [self.policy_cls(seed=s) for s in range(game.players)]
+        for s, bot in enumerate(bots):  # the same bots, as if new: reseeded, no memory
+            bot.rng.seed(seed + s)
+            bot.new_hand()
         full = self.full
         turns = 0
         while not game.is_hand_over():
-            action = play_one(game, bots, full)
+            habit = habits[game.turn]
+            if habit is not None and DRAW in (legal := game.legal_actions()) and TAKE_PILE in legal:
+                action = habit
+                game.apply(action)
+            else:
+                action = play_one(game, bots, full)
             if isinstance(action, Discard):
                 turns += 1
                 if self.depth and turns >= self.depth * game.players:
                     break
         return evaluation.result(game, side)
+
+
+HABIT_CHANCES = 6
+"""Piles a player must have been offered before a habit is read from their choices."""
+HABIT_RATE = 0.9
+"""The share of those they took (or left) that makes a habit."""
+
+
+def pile_habits(view: SeatView) -> list[Action | None]:
+    """Per seat, ``take-pile`` or ``draw`` if the hand's history shows it a habit, else None.
+
+    A habit: the seat was offered the pile (it held cards) at least
+    :data:`HABIT_CHANCES` times and took it, or left it, in :data:`HABIT_RATE` of them
+    or more. The viewing seat has none. A search's playouts model such a player by the
+    habit rather than by the policy bot, which would judge each pile on its merits.
+    """
+    n = len(view.hand_sizes)
+    upcard = view.detail is not None and view.detail.upcard is not None
+    takes, chances = pile_choices(view.events, n, upcard)
+    out: list[Action | None] = []
+    for seat in range(n):
+        habit: Action | None = None
+        if seat != view.seat and chances[seat] >= HABIT_CHANCES:
+            rate = takes[seat] / chances[seat]
+            if rate >= HABIT_RATE:
+                habit = TAKE_PILE
+            elif rate <= 1 - HABIT_RATE:
+                habit = DRAW
+        out.append(habit)
+    return out
 
 
 def _mean(xs: Sequence[float]) -> float:

@@ -11,8 +11,10 @@ import typer
 from buraco.arena import DealResult, make_spec, run_arena
 from buraco.arena.cluster import RAY_HINT, ClusterError, import_ray
 from buraco.arena.export import PLOT_HINT, write_files
-from buraco.arena.report import print_report
-from buraco.bots import BOTS
+from buraco.arena.gauntlet import gauntlet_rows, run_gauntlet
+from buraco.arena.report import print_gauntlet, print_report
+from buraco.bots import BOTS, EXPLOITS
+from buraco.bots.exploits import BASES
 from buraco.cli.common import (
     OPTION_HELP,
     PRESET_HELP,
@@ -27,6 +29,7 @@ from buraco.cli.common import (
     say,
     user_errors,
 )
+from buraco.rules import PRESETS
 
 MAX_DEALS = 1_000_000
 """The most duplicate deals one run plays."""
@@ -36,11 +39,35 @@ MAX_WORKERS = 64
 
 
 def arena(
-    preset: Annotated[str, typer.Option(help=PRESET_HELP)] = "aberto",
+    preset: Annotated[str | None, typer.Option(help=PRESET_HELP, show_default="aberto")] = None,
     players: Annotated[int | None, typer.Option(help="number of players")] = None,
     bots: Annotated[
-        str, typer.Option(help="two or more bots, comma-separated: " + ", ".join(BOTS))
-    ] = "greedy,random",
+        str | None,
+        typer.Option(
+            help="two or more bots, comma-separated: " + ", ".join(BOTS),
+            show_default="greedy,random",
+        ),
+    ] = None,
+    gauntlet: Annotated[
+        str | None,
+        typer.Option(
+            help="play this bot against every exploit bot ("
+            + ", ".join(EXPLOITS)
+            + ") in every preset and player count (or those of --preset and --players) "
+            "and give each row a verdict: holds, loses or not separated",
+        ),
+    ] = None,
+    exploits: Annotated[
+        str | None,
+        typer.Option(help="with --gauntlet: only these exploits, comma-separated"),
+    ] = None,
+    base: Annotated[
+        str | None,
+        typer.Option(
+            help="with --gauntlet: the bot the exploits play on top of (greedy or heuristic)",
+            show_default="greedy",
+        ),
+    ] = None,
     deals: Annotated[int, typer.Option(help="duplicate deals to play")] = 20,
     matches: Annotated[
         bool, typer.Option("--matches", help="play each deal as a full match")
@@ -78,8 +105,35 @@ def arena(
     deal with a 95% confidence interval, an Elo-style rating and decision times (and
     match wins with --matches). Results depend only on the seed, not on --workers or
     on --ray.
+
+    With --gauntlet BOT it plays BOT against every exploit bot (simple plans a person
+    might follow) in every preset and player count instead, and says per row whether BOT
+    holds, loses or is not separated.
     """
     use_ray = ray or ray_address is not None
+    if gauntlet is not None:
+        _gauntlet(
+            gauntlet,
+            preset,
+            players,
+            bots,
+            exploits,
+            base,
+            deals,
+            workers,
+            seed,
+            json_out,
+            matches=matches,
+            ray=use_ray,
+            out=out,
+            option=option,
+        )
+        return
+    if exploits is not None or base is not None:
+        with user_errors():
+            fail("--exploits and --base go with --gauntlet BOT")
+    preset = "aberto" if preset is None else preset
+    bots = "greedy,random" if bots is None else bots
     with user_errors():
         check_range("--deals", deals, 1, MAX_DEALS)
         check_range("--workers", workers, 1, MAX_WORKERS)
@@ -137,3 +191,75 @@ def arena(
         say(f"wrote {games} game records (records/) and {files} to {out}", err=True)
         if not any(p.suffix == ".png" for p in written):
             say(f"matplotlib is not installed, so no plot; for one: {PLOT_HINT}", err=True)
+
+
+def _gauntlet(
+    bot: str,
+    preset: str | None,
+    players: int | None,
+    bots: str | None,
+    exploits: str | None,
+    base: str | None,
+    deals: int,
+    workers: int,
+    seed: int,
+    json_out: bool,
+    *,
+    matches: bool,
+    ray: bool,
+    out: Path | None,
+    option: list[str] | None,
+) -> None:
+    """``buraco arena --gauntlet BOT``: the bot against every exploit (see the module)."""
+    with user_errors():
+        for flag, given in (
+            ("--bots", bots is not None),
+            ("--matches", matches),
+            ("--ray", ray),
+            ("--out", out is not None),
+            ("--option", bool(option)),
+        ):
+            if given:
+                fail(
+                    f"--gauntlet plays single hands of each preset's own rules against the "
+                    f"exploits: leave out {flag}"
+                )
+        check_range("--deals", deals, 1, MAX_DEALS)
+        check_range("--workers", workers, 1, MAX_WORKERS)
+        check_seed("--seed", seed)
+        (spec,) = bot_specs("--gauntlet", bot)
+        if players is not None and preset is None:
+            fail("--players goes with --preset in a gauntlet (it plays every preset otherwise)")
+        tables = None
+        if preset is not None:
+            if players is None:
+                name = build_rules(preset, None, None).preset
+                tables = [(name, n) for n in PRESETS[name].players]
+            else:
+                rules = build_rules(preset, players, None)
+                tables = [(rules.preset, rules.players)]
+        names = None if exploits is None else [e for e in exploits.split(",") if e.strip()]
+        if base is not None and base not in BASES:
+            fail(f"--base must be one of {', '.join(BASES)}, not {base!r:.40}")
+        rows = gauntlet_rows(spec, deals, tables=tables, exploits=names, seed=seed, base=base)
+    with progress_bar(json_out or not console.is_terminal, auto_refresh=False) as progress:
+        task = progress.add_task("gauntlet deals", total=len(rows) * deals)
+
+        def advance() -> None:
+            progress.advance(task)
+            progress.refresh()
+
+        result = run_gauntlet(
+            spec,
+            deals,
+            tables=tables,
+            exploits=names,
+            seed=seed,
+            base=base,
+            workers=workers,
+            progress=advance,
+        )
+    if json_out:
+        console.print_json(json.dumps(result.to_dict()))
+    else:
+        print_gauntlet(result, console)

@@ -13,13 +13,16 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from buraco.bots import GreedyBot, play_hand
+from buraco.bots import GreedyBot, make_bot, play_hand
 from buraco.cli.common import (
     OPTION_HELP,
     PRESET_HELP,
+    bot_specs,
     build_rules,
     check_range,
     console,
+    fail,
+    printable,
     say,
     user_errors,
 )
@@ -34,6 +37,14 @@ def bench(
     rounds: Annotated[int, typer.Option(help="timed rounds per measure (median reported)")] = 5,
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            help="also time this bot's decisions, the bot in every seat (repeatable), "
+            "e.g. --bot heuristic --bot mcts",
+        ),
+    ] = None,
 ) -> None:
     """Measure random-play actions and hands per second, and greedy-play hands per second.
 
@@ -41,12 +52,20 @@ def bench(
     play enumerates the legal actions at every step and picks one uniformly;
     greedy play goes through the bot interface (a view per decision). Each
     measure runs --rounds timed rounds after one warm-up round and reports the
-    median.
+    median. With --bot, the bot plays every seat and its decisions are timed
+    (``choose`` alone, the engine left out): decisions per second and the median
+    time of one.
     """
     with user_errors():
         check_range("--seconds", seconds, 0.01, 600)
         check_range("--rounds", rounds, 1, 100)
         r = build_rules(preset, players, option)
+        specs = []
+        for text in bot or []:
+            named = bot_specs("--bot", text)
+            if len(named) != 1:
+                fail(f"--bot {text!r:.60} names {len(named)} bots: repeat --bot for each")
+            specs.append(named[0])
         pinned = _pin_one_core()
         figures: dict[str, Any] = {
             "preset": r.preset,
@@ -69,6 +88,15 @@ def bench(
             "actions_per_second": statistics.median(x[0] for x in greedy),
             "rounds": [{"actions_per_second": a, "hands_per_second": h} for a, h in greedy],
         }
+        for spec in specs:
+            timed = [_bot_round(r, spec, seconds, 10_000 * i) for i in range(rounds + 1)][1:]
+            figures.setdefault("bots", {})[spec] = {
+                "decisions_per_second": statistics.median(x[0] for x in timed),
+                "median_decision_ms": statistics.median(x[1] for x in timed) * 1000,
+                "rounds": [
+                    {"decisions_per_second": d, "median_decision_ms": m * 1000} for d, m in timed
+                ],
+            }
         if json_out:
             console.print_json(json.dumps(figures))
         else:
@@ -115,6 +143,20 @@ def _greedy_round(rules: Rules, seconds: float, seed: int) -> tuple[float, float
             return actions / elapsed, hands / elapsed
 
 
+def _bot_round(rules: Rules, spec: str, seconds: float, seed: int) -> tuple[float, float]:
+    """Decisions per second of ``choose`` time, and the median decision (seconds)."""
+    times: list[float] = []
+    start = time.perf_counter()
+    hands = 0
+    while True:
+        game = Game(rules, seed=seed + hands, match=False)
+        bots = [make_bot(spec, seed=seed + hands * 10 + s) for s in range(rules.players)]
+        play_hand(game, bots, on_choose=lambda _seat, t: times.append(t))
+        hands += 1
+        if time.perf_counter() - start >= seconds:
+            return len(times) / sum(times), statistics.median(times)
+
+
 def _print(f: dict[str, Any]) -> None:
     core = "one core (pinned)" if f["pinned_to_one_core"] else "one process"
     say(
@@ -136,4 +178,16 @@ def _print(f: dict[str, Any]) -> None:
     ):
         values = [r[field] for r in f[key]["rounds"]]
         table.add_row(label, f"{f[key][field]:,.0f}", f"{min(values):,.0f}", f"{max(values):,.0f}")
+    for spec, figures in f.get("bots", {}).items():
+        for label, field, form in (
+            ("decisions/s", "decisions_per_second", "{:,.0f}"),
+            ("median decision, ms", "median_decision_ms", "{:,.3f}"),
+        ):
+            values = [r[field] for r in figures["rounds"]]
+            table.add_row(
+                f"{printable(spec)}: {label}",
+                form.format(figures[field]),
+                form.format(min(values)),
+                form.format(max(values)),
+            )
     console.print(table)
