@@ -2,7 +2,8 @@
 
 Prints the ``WEIGHTS`` table to paste into ``src/buraco/bots/evaluation.py``, with
 how well each fit predicts held-out hands: hands of the same mix of players, and
-hands of ``heuristic`` self-play. Needs numpy::
+hands of ``heuristic`` self-play, beside the fit of the shipped weights on the same hands.
+Needs numpy::
 
     .venv/bin/pip install -e '.[fit]'
     .venv/bin/python scripts/fit_evaluation.py --hands 500
@@ -19,7 +20,7 @@ from __future__ import annotations
 import argparse
 from concurrent.futures import ProcessPoolExecutor
 
-from buraco.bots.evaluation import FEATURES, MIX, fit, r_squared, samples
+from buraco.bots.evaluation import FEATURES, MIX, WEIGHTS, fit, r_squared, samples
 from buraco.rules import PRESETS
 
 
@@ -33,9 +34,17 @@ def fit_table(preset: str, players: int, hands: int, seed: int, mix: tuple[str, 
     held = max(hands // 4, 10)
     tx, ty = samples(preset, players, held, seed=seed + 1, mix=mix)
     hx, hy = samples(preset, players, held, seed=seed + 2)
+    shipped = WEIGHTS.get((preset, players))
     fits = f"held-out R² {r_squared(weights, tx, ty):.2f}"
     if mix != ("heuristic",):
         fits += f" (mix), {r_squared(weights, hx, hy):.2f} (heuristic self-play)"
+        if shipped is not None:
+            fits += (
+                f"; shipped weights {r_squared(shipped, tx, ty):.2f}"
+                f" / {r_squared(shipped, hx, hy):.2f}"
+            )
+    elif shipped is not None:
+        fits += f"; shipped weights {r_squared(shipped, tx, ty):.2f}"
     return f"    ({preset!r}, {players}): {weights!r},  # {fits}"
 
 
