@@ -54,6 +54,8 @@ def test_the_exploits_may_play_on_another_base() -> None:
         ({"exploits": ["hoarder", "cheater"]}, "unknown exploit 'cheater'; exploits are: hoarder"),
         ({"exploits": []}, "name at least one exploit"),
         ({"tables": [("aberto", 3)]}, "played by 2 or 4 players, not 3"),
+        # 000 (us): only there does a single hand have an opening minimum to play exactly
+        ({"tables": [("aberto", 2)], "exploits": ["minimum"]}, "minimum is played only"),
     ],
 )
 def test_bad_rows_are_refused_with_what_is_allowed(kwargs: dict[str, Any], words: str) -> None:
@@ -142,6 +144,8 @@ def test_the_command_gives_every_row_as_json() -> None:
         (("nobody",), "unknown bot 'nobody'"),
         (("greedy", "--preset", "aberto", "--players", "3"), "played by 2 or 4 players"),
         (("greedy", "--deals", "0"), "--deals must be from 1"),
+        (("greedy,random",), "--gauntlet takes one bot, not 2"),
+        (("greedy", "--preset", "fechado", "--exploits", "minimum"), "minimum is played only"),
     ],
 )
 def test_the_command_refuses_what_does_not_go_with_a_gauntlet(

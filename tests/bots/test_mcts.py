@@ -8,7 +8,7 @@ from buraco.bots import Bot, GreedyBot, HeuristicBot, MctsBot, play_hand, play_o
 from buraco.bots.base import pile_choices
 from buraco.bots.evaluation import Evaluation
 from buraco.bots.exploits import HoarderBot, StockerBot
-from buraco.bots.mcts import HABIT_CHANCES, pile_habits
+from buraco.bots.mcts import HABIT_CHANCES, futile, pile_habits
 from buraco.views import SeatView, seat_view
 
 
@@ -219,8 +219,8 @@ def test_a_player_who_always_takes_the_pile_is_read_as_a_habit() -> None:
     # a player who judges each pile shows no habit
     mixed = _habit_game([GreedyBot(seed=0), GreedyBot(seed=1)])
     takes, chances = pile_choices(mixed.events, 2)
-    if all(0.1 < t / c < 0.9 for t, c in zip(takes, chances, strict=True)):
-        assert pile_habits(seat_view(mixed, 0)) == [None, None]
+    assert all(0.1 < t / c < 0.9 for t, c in zip(takes, chances, strict=True))
+    assert pile_habits(seat_view(mixed, 0)) == [None, None]
 
 
 def test_in_playouts_a_seat_with_a_habit_draws_by_it() -> None:
@@ -263,3 +263,11 @@ def test_a_search_no_candidate_can_win_in_its_budget_stops_early() -> None:
         assert hopeless.last_rounds == 3 and patient.last_rounds == 40
         searched += 1
     assert searched
+
+
+def test_a_lead_is_projected_to_grow_as_the_root_of_the_rounds() -> None:
+    # 0.5 standard errors after 4 rounds would be 1.0 after 16: just not under a bar of 1
+    assert not futile(0.5, 4, 16, 1.0)
+    assert futile(0.49, 4, 16, 1.0) and futile(-3.0, 4, 16, 1.0)
+    assert not futile(0.9, 4, 100, 4.0)  # 0.9 × 5 = 4.5
+    assert futile(0.9, 4, 4, 1.0)  # no rounds left: the lead stays as it is

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -10,13 +11,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 
 from buraco.cards import CARD_NAMES
 from buraco.fairness import verify
 from buraco.game import Game
 from buraco.record import replay
 from buraco.server.app import create_app
+from buraco.server.models import GameRow
 from buraco.server.routes import COOKIE
+from buraco.server.store import Store
 from buraco.views import seat_view
 from serverkit import Player, Server, make_settings, receive, until, wait_for
 
@@ -598,6 +602,41 @@ def test_the_record_replays_and_its_deals_verify(finished: tuple[Server, Player,
     assert len(checks) == 1 and all(c.ok for c in checks), checks
     by = {a[0] for a in record["hands"][0]["actions"]}
     assert by == {0, 1}
+
+
+def test_a_record_whose_rules_are_now_refused_is_a_clear_error(
+    finished: tuple[Server, Player, int],
+) -> None:
+    # RULINGS 9: pile_streak_limit=0 without pile_top_meld is refused now; a game stored
+    # under it before is answered with what is wrong, not a server error
+    server, _ana, game_id = finished
+
+    async def store_record(change: str | None) -> str:
+        """Store the game's record with pile_streak_limit=0 (or ``change`` as it is)."""
+        store = await Store.open(server.settings.db_url)
+        try:
+            async with store.engine.begin() as conn:
+                old = await conn.execute(select(GameRow.record).where(GameRow.id == game_id))
+                text = str(old.scalar_one())
+                if change is None:
+                    record = json.loads(text)
+                    record["rules"]["options"]["pile_streak_limit"] = 0
+                    change = json.dumps(record)
+                await conn.execute(
+                    update(GameRow).where(GameRow.id == game_id).values(record=change)
+                )
+                return text
+        finally:
+            await store.close()
+
+    kept = asyncio.run(store_record(None))
+    try:
+        r = server.client.get(f"/api/games/{game_id}/replay")
+        assert r.status_code == 422 and error_of(r)["code"] == "rules"
+        assert "pile_streak_limit=0" in error_of(r)["message"]
+    finally:
+        asyncio.run(store_record(kept))
+    assert server.client.get(f"/api/games/{game_id}/replay").status_code == 200
 
 
 def test_the_replay_shows_every_hand_at_each_step(finished: tuple[Server, Player, int]) -> None:

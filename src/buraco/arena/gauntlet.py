@@ -163,6 +163,11 @@ def gauntlet_rows(
             spec_name = name if base is None else f"{name}:base={base}"
             spec = make_spec(rules, [bot, spec_name], deals, seed=seed)
             rows.append(_Row(preset, players, name, spec))
+    if not rows:
+        raise ValueError(
+            "no row to play: minimum is played only where a single hand has an opening "
+            "minimum (us); add another exploit or table"
+        )
     return rows
 
 

@@ -107,6 +107,10 @@ def pile_choices(
 ) -> tuple[list[int], list[int]]:
     """Per seat, the turns begun by taking the pile, and those begun with a pile to take.
 
+    A pile counts as offered when it held cards, whether or not the rules let the
+    player take it then (a closed pile whose top card does not meld, a draw forced by
+    ``pile_streak_limit``): the log does not say.
+
     ``upcard``: the hand's pile started with a card turned up at the deal.
 
     >>> from buraco import Game

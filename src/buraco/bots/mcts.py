@@ -166,10 +166,11 @@ class MctsBot(Bot):
         """The actions the search compares, the policy's choice first (one: no search).
 
         Drawing: the stock against the pile. Discarding: the policy's ``width`` preferred
-        discards and, with ``melds``, its preferred meld or add instead (melding what it
-        would hold). Melding (``melds``, a side that has opened): the policy's play, its
-        discard instead (holding the rest) and its next preferred play. Turning the first
-        card up or keeping it; in ``fechado`` the ways to meld the pile's top card.
+        discards and, with ``melds``, the play the policy would choose among the melds
+        and adds alone (melding what it would hold). Melding (``melds``, a side that has
+        opened): the policy's play, its discard instead (holding the rest) and its next
+        preferred play. Where the policy would turn the first card up, its choice among
+        the rest; in ``fechado`` the ways to meld the pile's top card.
         """
         policy = self.policy
         suggestion = policy.choose(view, legal)
@@ -247,7 +248,7 @@ class MctsBot(Bot):
                     elapsed = max(time.perf_counter() - started, 1e-9)
                     possible = min(possible, rounds * self.time / elapsed)
                 lead = max(_gap(results[j], results[0], rounds) for j in live if j != 0)
-                if lead * math.sqrt(max(possible, rounds) / rounds) < self.futile * self.margin:
+                if futile(lead, rounds, possible, self.futile * self.margin):
                     break
         self.last_rounds = rounds
         best = max(live, key=lambda j: _mean(results[j]))
@@ -318,6 +319,19 @@ def pile_habits(view: SeatView) -> list[Action | None]:
                 habit = DRAW
         out.append(habit)
     return out
+
+
+def futile(lead: float, rounds: int, possible: float, bar: float) -> bool:
+    """Whether a search should stop, its best lead staying under ``bar`` in its budget.
+
+    ``lead``: the best candidate's lead over the policy's choice, in standard errors
+    after ``rounds`` rounds; it is projected to ``possible`` rounds (the budget's), a
+    true lead growing as the root of the rounds.
+
+    >>> futile(0.4, 4, 16, 1.0), futile(0.6, 4, 16, 1.0)
+    (True, False)
+    """
+    return lead * math.sqrt(max(possible, rounds) / rounds) < bar
 
 
 def _mean(xs: Sequence[float]) -> float:

@@ -227,7 +227,10 @@ def _gauntlet(
         check_range("--deals", deals, 1, MAX_DEALS)
         check_range("--workers", workers, 1, MAX_WORKERS)
         check_seed("--seed", seed)
-        (spec,) = bot_specs("--gauntlet", bot)
+        named = bot_specs("--gauntlet", bot)
+        if len(named) != 1:
+            fail(f"--gauntlet takes one bot, not {len(named)}: {bot!r:.60}")
+        (spec,) = named
         if players is not None and preset is None:
             fail("--players goes with --preset in a gauntlet (it plays every preset otherwise)")
         tables = None

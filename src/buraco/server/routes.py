@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from buraco.cards import CARD_NAMES
+from buraco.errors import BuracoError
 from buraco.game import Game
 from buraco.record import replay
 from buraco.rules import (
@@ -604,7 +605,12 @@ async def game_replay(
     As ``buraco replay --watch`` shows it: a finished game hides nothing.
     """
     row = await _game(service, game_id)
-    game = _replayed(game_id, row.record)
+    try:
+        game = _replayed(game_id, row.record)
+    except BuracoError as exc:  # a record of rules this version refuses (RULINGS 9)
+        raise ServiceError(
+            "rules", f"this game's record cannot be replayed by this version: {exc}", status=422
+        ) from exc
     return _position(game, hand, step)
 
 

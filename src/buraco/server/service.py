@@ -150,6 +150,8 @@ class TableService:
         self.tables: dict[str, LiveTable] = {}
         self.owned: set[str] = set()
         """The tables whose lease this process holds (shared only; alone, it drives all)."""
+        self.unloadable: set[str] = set()
+        """Tables whose stored rules or log this version refuses (logged once, left alone)."""
         self.presence: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
         """Per table, per other process: the seats with a connection there, and when heard."""
         self.procs: dict[str, float] = {}
@@ -177,10 +179,11 @@ class TableService:
         for data in await self.store.tables(("waiting", "playing"), public_only=False):
             try:
                 lt = self._adopt(LiveTable.from_data(data), await self.store.events(data.row.id))
-            except (BuracoError, RuntimeError) as exc:
+            except (BuracoError, RuntimeError, ValueError) as exc:
                 # one table that no longer loads (rules or a log this version refuses)
                 # must not keep the others from being served
                 log.error("table %s not resumed: %s", data.row.id, exc)
+                self.unloadable.add(data.row.id)
                 continue
             self._drive(lt)
         log.info("%d tables resumed", len(self.tables))
@@ -224,7 +227,7 @@ class TableService:
         """A table by id: live, or rebuilt from the database (a finished one)."""
         lt = self.tables.get(table_id)
         self._idle.pop(table_id, None)
-        if lt is not None or len(table_id) > 32:
+        if lt is not None or len(table_id) > 32 or table_id in self.unloadable:
             return lt
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
@@ -238,8 +241,9 @@ class TableService:
                     game = await self.store.game_of_table(table_id)
                     lt.game_id = game.id if game else None
                     self._adopt(lt, await self.store.events(table_id))
-                except (BuracoError, RuntimeError) as exc:
+                except (BuracoError, RuntimeError, ValueError) as exc:
                     log.error("table %s not loaded: %s", table_id, exc)
+                    self.unloadable.add(table_id)
                     self._loading.pop(table_id, None)
                     return None
                 if self.shared:
@@ -897,7 +901,9 @@ class TableService:
             lost = self.tables.get(table_id)
             if lost is not None and lost.driver is not None:
                 lost.driver.cancel()
-        for table_id in held - self.owned:  # a claim whose answer was lost: take it up now
+        # a claim whose answer was lost: take it up now (a table that does not load stays
+        # held by this process, so that no process tries it again and again)
+        for table_id in held - self.owned - self.unloadable:
             await self._take(table_id)
         orphans = await self.store.orphans(time.time(), 500)
         random.shuffle(orphans)
