@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from buraco.refusals import Refusal
+
 
 class BuracoError(Exception):
     """Base class of every error the engine raises on bad input."""
@@ -22,12 +24,19 @@ class RulesError(BuracoError, ValueError):
 class IllegalAction(BuracoError):
     """An action the rules do not allow now. The game state is left unchanged.
 
-    ``rule`` is a short identifier of the broken rule (e.g. ``"pile-top"``).
+    ``refusal`` says why as data (:class:`~buraco.refusals.Refusal`: a code and its
+    parameters, for a front end to word in its own language); the message is its
+    English wording and ``rule`` the broken rule's identifier (e.g. ``"pile-top"``).
+
+    >>> e = IllegalAction(Refusal("not-held", {"card": "4C"}))
+    >>> str(e), e.rule, e.refusal.params
+    ('you do not hold 4C', 'not-held', {'card': '4C'})
     """
 
-    def __init__(self, message: str, rule: str = "illegal") -> None:
-        super().__init__(message)
-        self.rule = rule
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
+        self.rule = refusal.rule
 
 
 class SeatError(BuracoError, ValueError):

@@ -64,9 +64,11 @@ from buraco.errors import (
     SeatError,
     shown,
 )
+from buraco.explain import explain
 from buraco.melds import TableMeld
 from buraco.movegen import MoveTables
 from buraco.opening import can_reach
+from buraco.refusals import Refusal
 from buraco.rules import PRESETS, Rules, make_rules
 from buraco.text import has_control
 
@@ -446,11 +448,11 @@ class Game:
         buraco.errors.IllegalAction: a match is stopped only between hands
         """
         if not self.match:
-            raise IllegalAction("a single hand is not a match to stop", "not-a-match")
+            raise IllegalAction(Refusal("not-a-match"))
         if self.is_over():
-            raise IllegalAction("the match is over", "match-over")
+            raise IllegalAction(Refusal("match-over"))
         if self.phase != Phase.OVER:
-            raise IllegalAction("a match is stopped only between hands", "hand-not-over")
+            raise IllegalAction(Refusal("hand-not-over.stop"))
         self.stopped = True
         best = max(self.totals)
         leaders = [s for s in range(self.k) if self.totals[s] == best]
@@ -842,8 +844,8 @@ class Game:
             check_action(act)  # raises, naming what an action is
         if seat is not None and self._check_seat(seat) != self.turn:
             if self.phase == Phase.OVER:
-                raise IllegalAction("the hand is over", "hand-over")
-            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s", "wrong-player")
+                raise IllegalAction(Refusal("hand-over"))
+            raise IllegalAction(Refusal("wrong-player", {"turn": self.turn, "seat": seat}))
         legal = self._legal if self._legal is not None else self.legal_actions()
         try:
             # the engine's own value: an equal one with odd field types (5.0 for 5) never
@@ -852,7 +854,7 @@ class Game:
         except ValueError:
             act = self._resolve(act)
             if act not in legal:
-                raise IllegalAction(*self.explain(act)) from None
+                raise IllegalAction(explain(self, act)) from None
             act = legal[legal.index(act)]
         self._legal = None
         self.score_cache = None
@@ -1149,9 +1151,9 @@ class Game:
         decks, else from the seed.
         """
         if self.phase != Phase.OVER:
-            raise IllegalAction("the current hand is not over yet", "hand-not-over")
+            raise IllegalAction(Refusal("hand-not-over"))
         if self.is_over():
-            raise IllegalAction("the match is over", "match-over")
+            raise IllegalAction(Refusal("match-over"))
         number = self.hand_number + 1
         if deck is not None:
             if number < len(self._stacked):
@@ -1225,21 +1227,36 @@ class Game:
     # ================================================================================
     # explaining illegal actions
     # ================================================================================
-    def explain(self, action: Action | str) -> tuple[str, str]:
-        """Why an action (or action text) is not legal now: (message, rule id).
+    def refusal(self, action: Action | str) -> Refusal | None:
+        """Why an action (or action text) is not legal now, or None when it is.
 
-        The message is empty when it is legal. Text that does not parse, or a value
-        that is not an action, gives the notation error with the rule id ``notation``.
+        Text that does not parse, or a value that is not an action, gives the refusal
+        ``notation`` with the notation error's text as its parameter ``text``.
+
+        >>> game = Game("aberto", players=2, seed=1)
+        >>> game.refusal("discard 5C").to_dict()
+        {'code': 'phase.draw-first', 'params': {}}
+        >>> game.refusal("draw") is None
+        True
         """
         try:
             act = self._resolve(action)
         except BuracoError as e:
-            return (str(e), "notation")
+            return Refusal("notation", {"text": str(e)})
         if act in self.legal_actions():
-            return ("", "")
-        from buraco.explain import explain
-
+            return None
         return explain(self, act)
+
+    def explain(self, action: Action | str) -> tuple[str, str]:
+        """Why an action (or action text) is not legal now: (message, rule id).
+
+        The message in English and the rule's identifier of :meth:`refusal`; both are
+        empty when the action is legal.
+        """
+        refusal = self.refusal(action)
+        if refusal is None:
+            return ("", "")
+        return (refusal.message, refusal.rule)
 
     # ================================================================================
     # copying

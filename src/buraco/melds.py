@@ -10,8 +10,8 @@ on position 1 is natural.
 >>> m = shape_of((parse("3H"), parse("4H"), JOKER, parse("6H")), r)
 >>> m.cards_text(), m.wpos, m.clean
 ('3H 4H JK 6H', 4, False)
->>> shape_of((parse("5C"), parse("5D"), parse("5H")), r)
-'sets are not allowed in aberto'
+>>> shape_of((parse("5C"), parse("5D"), parse("5H")), r).message
+'not a valid meld: sets are not allowed in aberto'
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 from buraco.actions import Place
 from buraco.cards import CARD_NAMES, JOKER, RANKS, TWO, WILD_CODES, Card
 from buraco.cards import parse_card as parse
+from buraco.refusals import Refusal
 from buraco.rules import Rules
 
 __all__ = ["Bonus", "TableMeld", "card_at", "parse", "shape_of"]
@@ -302,13 +303,13 @@ class TableMeld:
             self.wpos = -1
 
 
-def _run_of(cards: tuple[Card, ...], rules: Rules, values: tuple[int, ...]) -> TableMeld | str:
+def _run_of(cards: tuple[Card, ...], rules: Rules, values: tuple[int, ...]) -> TableMeld | Refusal:
     k = len(cards)
     if k > 14:
-        return "a run has at most 14 cards (ace to ace)"
+        return Refusal("meld-shape.run-too-long")
     suits = {c // 13 for c in cards if c != JOKER and c % 13 != TWO}
     if len(suits) != 1:
-        return "a run needs cards of one suit (a wild aside)"
+        return Refusal("meld-shape.run-suits")
     s = suits.pop()
     minpos = 1 if rules.aces == "high" else 0
     maxpos = 12 if rules.aces == "low" else 13
@@ -335,19 +336,17 @@ def _run_of(cards: tuple[Card, ...], rules: Rules, values: tuple[int, ...]) -> T
                 True, s, -1, lo, lo + k - 1, wpos, wild, None, k, sum(values[c] for c in cards)
             )
     if best is None or best_wilds == 99:
-        aces = {"low": " (aces are low only)", "high": " (aces are high only)"}.get(rules.aces, "")
-        return (
-            "the cards are not consecutive in that order: write a run low to high with "
-            f"each wild where it stands; no wrap-around K-A-2{aces}"
-        )
+        if rules.aces in ("low", "high"):
+            return Refusal(f"meld-shape.not-consecutive-aces-{rules.aces}")
+        return Refusal("meld-shape.not-consecutive")
     if best_wilds > 1:
-        return "a meld may hold only one wild card"
+        return Refusal("meld-shape.one-wild")
     if not rules.ace_to_ace and best.lo == 0 and best.hi == 13:
-        return "an ace may be low or high in a run, not both (ace_to_ace is off)"
+        return Refusal("meld-shape.ace-both-ends")
     return best
 
 
-def _set_of(cards: tuple[Card, ...], rank: int, rules: Rules) -> TableMeld | str:
+def _set_of(cards: tuple[Card, ...], rank: int, rules: Rules) -> TableMeld | Refusal:
     if rank == TWO:
         naturals = [c for c in cards if c != JOKER]
     else:
@@ -355,13 +354,15 @@ def _set_of(cards: tuple[Card, ...], rank: int, rules: Rules) -> TableMeld | str
     wilds = len(cards) - len(naturals)
     if not rules.set_rank_mask >> rank & 1:
         if not rules.set_ranks:
-            return f"sets are not allowed in {rules.preset}"
-        allowed = "all ranks" if rules.set_ranks == RANKS else rules.set_ranks
-        return f"sets of {RANKS[rank]} are not allowed in {rules.preset} (sets allowed: {allowed})"
+            return Refusal("meld-shape.no-sets", {"preset": rules.preset})
+        return Refusal(
+            "meld-shape.set-rank",
+            {"rank": RANKS[rank], "preset": rules.preset, "allowed": rules.set_ranks},
+        )
     if wilds > 1:
-        return "a meld may hold only one wild card"
+        return Refusal("meld-shape.one-wild")
     if len(naturals) < 2:
-        return "a set needs at least two natural cards"
+        return Refusal("meld-shape.set-naturals")
     nat = [0, 0, 0, 0]
     for c in naturals:
         nat[c // 13] += 1
@@ -381,10 +382,13 @@ def _set_of(cards: tuple[Card, ...], rank: int, rules: Rules) -> TableMeld | str
     )
 
 
-def shape_of(cards: tuple[Card, ...], rules: Rules) -> TableMeld | str:
-    """The meld these cards make (a fresh :class:`TableMeld`), or why they make none."""
+def shape_of(cards: tuple[Card, ...], rules: Rules) -> TableMeld | Refusal:
+    """The meld these cards make (a fresh :class:`TableMeld`), or why they make none.
+
+    The refusal's code is one of ``meld-shape.*`` (:data:`buraco.refusals.ENGLISH`).
+    """
     if len(cards) < 3:
-        return "a meld needs at least 3 cards"
+        return Refusal("meld-shape.too-few")
     plain = [c for c in cards if c != JOKER and c % 13 != TWO]
     ranks = {c % 13 for c in plain}
     if not ranks:  # only 2s and jokers: a set of 2s

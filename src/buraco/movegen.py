@@ -16,6 +16,7 @@ from itertools import product
 from buraco.actions import Meld
 from buraco.cards import JOKER, TWO, WILD_CODES, Card
 from buraco.melds import TableMeld, card_at, shape_of
+from buraco.refusals import Refusal
 from buraco.rules import Rules
 
 _WINDOWS: dict[tuple[int, bool, int, int, bool], tuple[tuple[int, int, int], ...]] = {}
@@ -61,18 +62,18 @@ class MoveTables:
         self._runs: dict[tuple[int, ...], list[tuple[Meld, ...] | None]] = {}
         self._runs_by_mask: dict[tuple[int, int, bool, bool], list[tuple[Meld, ...] | None]] = {}
         self._sets: dict[tuple[int, ...], tuple[Meld, ...]] = {}
-        self._shapes: dict[tuple[Card, ...], TableMeld | str] = {}
+        self._shapes: dict[tuple[Card, ...], TableMeld | Refusal] = {}
         self.set_ranks = [r for r in range(13) if rules.set_rank_mask >> r & 1]
 
     # ----- shapes ----------------------------------------------------------------------
-    def shape(self, cards: tuple[Card, ...]) -> TableMeld | str:
+    def shape(self, cards: tuple[Card, ...]) -> TableMeld | Refusal:
         """A fresh :class:`TableMeld` for these cards, or why they make no meld."""
         found = self._shapes.get(cards)
         if found is None:
             found = shape_of(cards, self.rules)
             if len(self._shapes) < 200_000:
                 self._shapes[cards] = found
-        if isinstance(found, str):
+        if isinstance(found, Refusal):
             return found
         return found.copy()
 
@@ -82,7 +83,7 @@ class MoveTables:
         if found is None:
             found = shape_of(cards, self.rules)
             self._shapes[cards] = found
-        if isinstance(found, str) or found.run:
+        if isinstance(found, Refusal) or found.run:
             return -1
         return found.rank
 

@@ -25,6 +25,7 @@ from buraco import (
     make_rules,
     replay,
 )
+from buraco.refusals import Refusal
 from scenario import (
     draw_and_discard,
     finish_by_stock,
@@ -34,6 +35,7 @@ from scenario import (
     play,
     points,
     refuse,
+    refused,
 )
 
 # ----- helpers -----------------------------------------------------------------------
@@ -291,6 +293,8 @@ def test_the_pile_cannot_be_taken_when_its_top_card_cannot_be_melded(players: in
     assert legal(g) == ["draw"]
     message = refuse(g, "take-pile", "pile-top")
     assert "9H" in message
+    # the same refusal as data, for a front end to word in its language
+    assert refused(g, "take-pile").refusal == Refusal("pile-top.unmeldable", {"top": "9H"})
 
 
 @pytest.mark.parametrize("top", ["JK", "2C"])
@@ -393,6 +397,7 @@ def test_other_melds_of_the_turn_count_toward_75_with_the_top_card_meld() -> Non
     g.apply("meld AC AH AS")
     # the pile cannot be given back: the rest of the 75 must be melded before the discard
     assert "30 more points" in refuse(g, "discard 4C", "initial-meld")
+    assert refused(g, "discard 4C").refusal == Refusal("initial-meld.before-discard", {"need": 30})
     assert legal(g) == ["meld KC KD KH"]
     g.apply("meld KC KD KH")
     assert g.view(0)["requirement"] == [0, 0]
@@ -413,6 +418,9 @@ def test_the_pile_cannot_be_taken_when_75_is_out_of_reach_this_turn() -> None:
     )
     assert legal(g) == ["draw"]
     assert "75" in refuse(g, "take-pile", "pile-top")
+    assert refused(g, "take-pile").refusal == Refusal(
+        "pile-top.unmeldable-initial", {"top": "AH", "need": 75}
+    )
     # not vulnerable: no minimum, the same pile may be taken
     free = play(
         "fechado",

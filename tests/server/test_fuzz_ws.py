@@ -58,6 +58,7 @@ from hypothesis import strategies as st
 
 from buraco.errors import BuracoError
 from buraco.game import Game
+from buraco.refusals import english
 from buraco.server.protocol import KINDS, MAX_ACTION, MAX_CHAT, MAX_FRAME, PROTOCOL
 from buraco.server.routes import COOKIE
 from buraco.text import has_control
@@ -466,8 +467,12 @@ def check_answer(scene: Scene, probe: Probe, expect: Expect) -> None:
             assert m["action"] == probe.message["action"][:100], m
         if m["code"] in ("turn", "notation"):
             assert m["rule"] == m["code"], m
-        if m["code"] == "illegal":
+        if m["code"] in ("illegal", "notation"):
+            # the refusal as data, worded by the engine in English for the message
             assert isinstance(m["rule"], str) and m["rule"], m
+            why = m["refusal"]
+            assert set(why) == {"code", "params"} and why["code"].partition(".")[0] == m["rule"]
+            assert english(why["code"], why["params"]) == m["message"], m
         if m["code"] == "stale":
             state = socket.until(("state",))
             assert (state["version"], state["view"]) == (version, socket.state["view"])
@@ -476,7 +481,7 @@ def check_answer(scene: Scene, probe: Probe, expect: Expect) -> None:
         # the cards of its view, and those its sender wrote (as sent, and as decoded)
         allowed = card_codes(socket.state["view"]) + card_codes(sent) + card_codes(probe.message)
         if m["code"] == "notation":  # about the text alone, with examples ('meld 3H 4H 5H')
-            allowed += card_codes(m["message"])
+            allowed += card_codes(m["message"]) + card_codes(m["refusal"])
         leaked = card_codes(m) - allowed
         assert not leaked, f"{probe}: an error with cards {sorted(leaked)} it may not see: {m}"
     elif expect.reply == "pong":

@@ -107,6 +107,9 @@ def test_an_illegal_action_names_the_broken_rule(sqlite_server: Server) -> None:
         )
         err = until(ws, lambda x: x["type"] == "error")
         assert err["code"] == "illegal" and err["rule"] and "draw" in err["message"].lower()
+        # the same refusal as data, for the page to word in its language
+        assert err["refusal"] == {"code": "phase.draw-first", "params": {}}
+        assert err["rule"] == "phase"
         r = sqlite_server.client.get(f"/api/tables/{t['id']}")
         assert r.json()["table"]["version"] == m["version"]
 

@@ -15,6 +15,7 @@ from buraco.actions import Discard, Draw, Meld
 from buraco.bots import make_bot
 from buraco.cards import CARD_NAMES, parse_cards
 from buraco.errors import IllegalAction
+from buraco.refusals import Refusal
 from buraco.tui.app import PlayApp
 from buraco.tui.choice import ChoiceScreen, QuitScreen
 from buraco.tui.controller import Controller
@@ -473,7 +474,7 @@ async def test_bad_typed_actions_and_any_failure_are_answered_in_the_message_lin
         assert app.message.startswith("error: ZeroDivisionError: ") and c.save_path.exists()
 
         def refuse() -> None:  # the engine's own error, unforeseen by the handler: a refusal
-            raise IllegalAction("not now, [b]Ana[/b]\x07")
+            raise IllegalAction(Refusal("notation", {"text": "not now, [b]Ana[/b]\x07"}))
 
         monkeypatch.setattr(c, "hint", refuse)
         await pilot.press("h")

@@ -38,6 +38,7 @@ from buraco.bots import make_bot, seat_name
 from buraco.errors import BuracoError, RulesError
 from buraco.fairness import new_deal
 from buraco.game import MAX_NAME
+from buraco.refusals import Refusal
 from buraco.rules import PRESETS, make_rules
 from buraco.server.botpool import BotPool
 from buraco.server.bus import Bus
@@ -75,6 +76,7 @@ class ServiceError(Exception):
         status: int = 400,
         field: str | None = None,
         rule: str | None = None,
+        refusal: Refusal | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -82,6 +84,8 @@ class ServiceError(Exception):
         self.status = status
         self.field = field
         self.rule = rule
+        self.refusal = refusal
+        """The engine's refusal as data, for a client to word in its language."""
 
     def as_dict(self) -> dict[str, Any]:
         """The error as the protocol and the REST API send it."""
@@ -90,6 +94,8 @@ class ServiceError(Exception):
             out["field"] = self.field
         if self.rule is not None:
             out["rule"] = self.rule
+        if self.refusal is not None:
+            out["refusal"] = self.refusal.to_dict()
         return out
 
 
@@ -553,10 +559,11 @@ class TableService:
             try:
                 action = g.parse(text)
             except BuracoError as exc:
-                raise ServiceError("notation", str(exc), rule="notation") from None
-            if not g.is_legal(action):
-                message, rule = g.explain(action)
-                raise ServiceError("illegal", message, rule=rule)
+                why = Refusal("notation", {"text": str(exc)})
+                raise ServiceError("notation", str(exc), rule="notation", refusal=why) from None
+            refusal = g.refusal(action)
+            if refusal is not None:
+                raise ServiceError("illegal", refusal.message, rule=refusal.rule, refusal=refusal)
             await self._commit(lt, "action", {"seat": seat, "action": str(action), "by": by})
             if g.is_over():
                 await self._finish(lt)

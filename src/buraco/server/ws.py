@@ -228,7 +228,14 @@ async def _handle(
             await service.act(lt, seat, msg.version, msg.action)
         except ServiceError as exc:
             conn.send(
-                error(exc.code, exc.message, lt.version, rule=exc.rule, action=msg.action[:100])
+                error(
+                    exc.code,
+                    exc.message,
+                    lt.version,
+                    rule=exc.rule,
+                    refusal=exc.refusal.to_dict() if exc.refusal is not None else None,
+                    action=msg.action[:100],
+                )
             )
             if exc.code == "stale":
                 conn.send(lt.state_frame(seat, you, settings.grace))
