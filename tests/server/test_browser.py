@@ -394,3 +394,38 @@ def test_a_friend_sits_by_the_invite_link(open_page: Callable[..., Page]) -> Non
     for page in (host, friend):
         expect(page.locator(".hand .card")).to_have_count(11)
     expect(friend.locator(".seat.mine")).to_contain_text("Juca (you)")
+
+
+def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(locale="pt-BR")  # the browser sends Accept-Language: pt-BR
+    page.goto("/")
+    assert page.locator("html").get_attribute("lang") == "pt-BR"
+    expect(page.locator("#name-h")).to_have_text("Escolha um nome para jogar")
+    page.fill("#name", "Gabi")
+    page.click("#name-submit")
+    expect(page.locator("#me")).to_have_text("Jogando como Gabi")
+    expect(page.locator("#create-h")).to_have_text("Criar uma mesa")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    expect(page.locator("#whose")).to_contain_text(
+        "Sua vez: compre ou pegue o lixo", timeout=30_000
+    )
+    expect(page.locator("#act-take")).to_contain_text("Pegar o lixo")
+    expect(page.locator(".pots")).to_contain_text("morto")
+    # the engine's refusal, worded from the Portuguese catalog
+    page.locator(".hand .card").first.click()
+    page.click("#act-discard")
+    expect(page.locator("#reason")).to_have_text(
+        "comece a sua vez comprando do monte ou pegando o lixo"
+    )
+    label = page.locator(".hand .card").first.get_attribute("aria-label") or ""
+    assert re.search(r" de (paus|ouros|copas|espadas)$|^coringa$", label), label
+    # another language from the menu: the page at once, and the next visit
+    page.select_option("#language", "it")
+    expect(page.locator("html")).to_have_attribute("lang", "it")
+    expect(page.locator("#whose")).to_contain_text("Tocca a te: pesca o raccogli gli scarti")
+    expect(page.locator(".pots")).to_contain_text("pozzett")  # pozzetto, pozzetti
+    page.reload()
+    expect(page.locator("#act-draw")).to_contain_text("Pesca")
+    assert page.locator("html").get_attribute("lang") == "it"

@@ -6,6 +6,7 @@ The REST API is described by the OpenAPI schema at ``/openapi.json`` (browsable 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import secrets
@@ -30,6 +31,7 @@ from buraco.rules import (
     option_bounds,
     option_names,
 )
+from buraco.server import i18n
 from buraco.server.service import (
     Guest,
     ServiceError,
@@ -270,6 +272,23 @@ class PresetsOut(_Out):
     options: list[OptionOut]
 
 
+class LanguageOut(_Out):
+    """A language the page is offered in."""
+
+    tag: str = Field(description="BCP 47 tag: en, pt-BR, es, it")
+    name: str = Field(description="the language's name in itself")
+
+
+class CatalogOut(_Out):
+    """The page's words in one language."""
+
+    language: str = Field(description="the language chosen for the request (a tag)")
+    languages: list[LanguageOut]
+    messages: dict[str, str] = Field(
+        description="every key's text: {name} a parameter, {@name} a term of the game"
+    )
+
+
 class Health(_Out):
     """Whether the database can be read and written."""
 
@@ -348,6 +367,35 @@ async def new_guest(
 async def me(guest: NeedGuest) -> GuestOut:
     """The guest of the cookie (401 without one)."""
     return GuestOut(id=guest.id, name=guest.name)
+
+
+# ----- languages ---------------------------------------------------------------------------------
+@router.get(
+    "/api/i18n",
+    tags=["page"],
+    response_model=None,
+    responses={
+        200: {"model": CatalogOut},
+        422: {"model": ErrorOut, "description": _REFUSALS[422]},
+    },
+)
+async def catalog(
+    request: Request, lang: Annotated[str | None, Query(max_length=20)] = None
+) -> JSONResponse:
+    """The page's words in one language.
+
+    ``lang``, else the ``lang`` cookie, else the browser's ``Accept-Language``, else English
+    (``docs/online.md``).
+    """
+    language = _language(request, lang)
+    body = {
+        "language": language,
+        "languages": i18n.language_names(),
+        "messages": i18n.messages(language),
+    }
+    return JSONResponse(
+        body, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"}
+    )
 
 
 # ----- rules -------------------------------------------------------------------------------------
@@ -670,16 +718,31 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
 
 
-@lru_cache(maxsize=1)
-def _index() -> str:
-    return files("buraco.server").joinpath("web/index.html").read_text(encoding="utf-8")
+@lru_cache(maxsize=len(i18n.LANGUAGES))
+def _index(language: str) -> str:
+    page = files("buraco.server").joinpath("web/index.html").read_text(encoding="utf-8")
+    words = i18n.messages(language)
+    for marker, text in (
+        ("__LANG__", language),
+        ("__TITLE__", words["title.page"]),
+        ("__LOADING__", words["page.loading"]),
+        ("__NOSCRIPT__", words["page.noscript"]),
+    ):
+        page = page.replace(marker, html.escape(text))
+    return page
+
+
+def _language(request: Request, lang: str | None = None) -> str:
+    return i18n.negotiate(
+        lang, request.cookies.get(i18n.COOKIE), request.headers.get("accept-language")
+    )
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-async def index() -> HTMLResponse:
-    """The web page (one page: lobby, table, replays)."""
+async def index(request: Request) -> HTMLResponse:
+    """The web page (one page: lobby, table, replays), in the request's language."""
     return HTMLResponse(
-        _index(),
+        _index(_language(request)),
         headers={
             "Content-Security-Policy": (
                 "default-src 'self'; script-src 'self'; style-src 'self'; "

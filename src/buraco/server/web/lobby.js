@@ -1,0 +1,222 @@
+// The lobby: a guest name, the open tables, a table's creation, finished games.
+import { api } from "./api.js";
+import { el } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { app, main } from "./state.js";
+
+/** Who this browser is (its guest cookie), shown in the header. */
+export async function loadMe() {
+  try {
+    const res = await fetch("/api/me", { credentials: "same-origin" });
+    app.me = res.ok ? await res.json() : null;
+  } catch { app.me = null; }
+  renderMe();
+}
+
+export function renderMe() {
+  const box = /** @type {HTMLElement} */ (document.getElementById("me"));
+  box.replaceChildren();
+  if (app.me) box.append(t("me.playing-as", { name: app.me.name }));
+}
+
+/** The form that chooses (or changes) this browser's guest name. @param {() => void} onDone */
+export function nameForm(onDone) {
+  const me = app.me;
+  const input = /** @type {HTMLInputElement} */ (el("input", { id: "name", maxlength: 40, required: true, autocomplete: "nickname", value: me ? me.name : "" }));
+  const err = el("span", { class: "err", role: "alert" });
+  return el("form", { class: "row", onsubmit: async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    try { app.me = await api("POST", "/api/guests", { name: input.value }); renderMe(); onDone(); }
+    catch (x) { err.textContent = /** @type {Error} */ (x).message; }
+  } }, el("label", { for: "name" }, t("me.your-name")), input,
+  el("button", { class: "primary", type: "submit", id: "name-submit" }, me ? t("me.rename") : t("me.play")), err);
+}
+
+/** The lobby page; `which` is "mine" or "all" finished games. @param {string} which */
+export async function showLobby(which) {
+  clearInterval(app.lobbyTimer);
+  main.replaceChildren(el("h1", {}, t("lobby.title")));
+  try { if (!app.presets) app.presets = await api("GET", "/api/presets"); }
+  catch (x) { main.append(el("p", { role: "alert" }, /** @type {Error} */ (x).message)); return; }
+  const me = app.me;
+  main.append(el("section", { class: "panel", "aria-labelledby": "name-h" },
+    el("h2", { id: "name-h" }, me ? t("me.your-name") : t("me.choose-name")), nameForm(() => showLobby(which)),
+    me ? null : el("p", { class: "muted" }, t("me.guest-note"))));
+  const list = el("div", { id: "tables" });
+  main.append(el("section", { class: "panel", "aria-labelledby": "tables-h" }, el("h2", { id: "tables-h" }, t("lobby.tables")), list));
+  if (me) main.append(createForm());
+  const gamesBox = el("section", { class: "panel", "aria-labelledby": "games-h" });
+  main.append(gamesBox);
+  const refresh = async () => {
+    try {
+      const data = await api("GET", "/api/tables");
+      list.replaceChildren(tablesTable(data.tables));
+    } catch (x) { list.replaceChildren(el("p", {}, /** @type {Error} */ (x).message)); }
+  };
+  refresh();
+  app.lobbyTimer = setInterval(refresh, 5000);
+  const mine = which !== "all" && me;
+  const tabs = el("div", { class: "row", role: "group", "aria-label": t("lobby.which-games") },
+    el("a", { href: "#/?games=mine", "aria-current": mine ? "page" : null, class: "tab" }, t("lobby.my-games")),
+    el("a", { href: "#/?games=all", "aria-current": mine ? null : "page", class: "tab" }, t("lobby.all-games")));
+  gamesBox.append(el("h2", { id: "games-h" }, t("lobby.finished")), ...(me ? [tabs] : []));
+  try {
+    const games = await api("GET", mine ? "/api/games?mine=true" : "/api/games");
+    gamesBox.append(gamesTable(games.games));
+  } catch (x) { gamesBox.append(el("p", {}, /** @type {Error} */ (x).message)); }
+}
+
+/** @param {any[]} tables */
+function tablesTable(tables) {
+  if (!tables.length) return el("p", { class: "muted" }, t("lobby.no-tables"));
+  const rows = tables.map((tb) => {
+    const open = tb.status === "waiting" ? tb.open_seats.length : 0;
+    return el("tr", {},
+      el("td", {}, tb.preset), el("td", {}, `${tb.players}`),
+      el("td", {}, tb.seats.map((/** @type {any} */ s) => (s.kind === "open" ? t("seat.open-short") : s.kind === "invite" ? t("seat.invited-short") : s.name)).join(", ")),
+      el("td", {}, tb.status === "waiting" ? tn("lobby.open-seats", open) : t("lobby.playing-hand", { hand: tb.hand })),
+      el("td", {}, open ? el("a", { href: `#/table/${tb.id}`, class: "join" }, t("lobby.join")) : null, " ",
+        el("a", { href: `#/table/${tb.id}`, class: "watch" }, t("lobby.watch"))));
+  });
+  const heads = [t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.seats"), t("lobby.col.open-seats"), ""];
+  return el("table", { class: "list" },
+    el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows));
+}
+
+/** @param {any[]} games */
+function gamesTable(games) {
+  if (!games.length) return el("p", { class: "muted" }, t("lobby.none-yet"));
+  const rows = games.map((g) => el("tr", {},
+    el("td", {}, g.finished_at.slice(0, 16).replace("T", " ")),
+    el("td", {}, g.preset), el("td", {}, g.names.join(", ")), el("td", {}, g.totals.join(" – ")),
+    el("td", {}, tn("lobby.hands", g.hands)),
+    el("td", {}, el("a", { href: `#/game/${g.id}` }, t("lobby.replay")), " · ",
+      el("a", { href: `/api/games/${g.id}/record`, download: `buraco-game-${g.id}.json` }, t("lobby.record")))));
+  const heads = [t("lobby.col.finished"), t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.score"), t("lobby.col.hands"), ""];
+  return el("table", { class: "list" },
+    el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows));
+}
+
+const SEAT_KINDS = ["me", "bot", "open", "invite"];
+
+/** The form that creates a table. */
+function createForm() {
+  const presets = app.presets;
+  /** @type {Record<string, HTMLElement>} */
+  const errs = {};
+  /** @param {string} name @param {string} label @param {HTMLElement} input @param {string} [help] */
+  const fieldBox = (name, label, input, help) => {
+    errs[name] = el("span", { class: "err", role: "alert", id: `err-${name}` });
+    input.setAttribute("aria-describedby", `err-${name}${help ? ` help-${name}` : ""}`);
+    return el("div", { class: "field", "data-field": name }, el("label", { for: input.id }, label), input,
+      help ? el("span", { class: "muted help", id: `help-${name}` }, help) : null, errs[name]);
+  };
+  const preset = /** @type {HTMLSelectElement} */ (el("select", { id: "f-preset" }, presets.presets.map((/** @type {any} */ p) => el("option", { value: p.name }, t("create.preset-option", { name: p.name, title: t(`preset.${p.name}`) })))));
+  const players = /** @type {HTMLSelectElement} */ (el("select", { id: "f-players" }));
+  const seatsBox = el("div", { class: "grid seats-form" });
+  const optsBox = el("div", { class: "grid" });
+  const details = /** @type {HTMLDetailsElement} */ (el("details", { id: "f-options" }, el("summary", {}, t("create.rule-options")), optsBox));
+  const pub = /** @type {HTMLInputElement} */ (el("input", { id: "f-public", type: "checkbox", checked: true }));
+  const pace = /** @type {HTMLInputElement} */ (el("input", { id: "f-pace", type: "number", min: 0, max: 5, step: 0.25, value: 1 }));
+  const timer = /** @type {HTMLSelectElement} */ (el("select", { id: "f-timer" }, [0, 30, 60, 120].map((s) => el("option", { value: s }, s ? t("create.seconds", { n: s }) : t("create.off")))));
+  const minutes = /** @type {HTMLSelectElement} */ (el("select", { id: "f-minutes" }, [0, 15, 30, 60, 90].map((m) => el("option", { value: m }, m ? t("create.minutes", { n: m }) : t("create.off")))));
+  /** @type {Record<string, {input: HTMLInputElement | HTMLSelectElement, o: any}>} */
+  let optInputs = {};
+  const fillPlayers = () => {
+    const p = presets.presets.find((/** @type {any} */ x) => x.name === preset.value);
+    players.replaceChildren(...p.players.map((/** @type {number} */ n) => el("option", { value: n, selected: n === 4 }, `${n}`)));
+    fillSeats(); fillOptions();
+  };
+  const fillSeats = () => {
+    seatsBox.replaceChildren();
+    const n = Number(players.value);
+    for (let i = 0; i < n; i++) {
+      const kind = /** @type {HTMLSelectElement} */ (el("select", { id: `f-seat-${i}` },
+        SEAT_KINDS.map((k) => el("option", { value: k, selected: (i === 0 && k === "me") || (i > 0 && k === "bot") }, t(`create.seat-kind.${k}`)))));
+      const bot = el("input", { id: `f-bot-${i}`, value: "heuristic", maxlength: 200, list: "bot-specs", "aria-label": t("create.which-bot", { seat: i + 1 }) });
+      const sync = () => { bot.hidden = kind.value !== "bot"; };
+      kind.addEventListener("change", sync);
+      sync();
+      seatsBox.append(el("div", { class: "field" }, el("label", { for: kind.id }, t("create.seat", { seat: i + 1 })), kind, bot));
+    }
+  };
+  /** @param {any} d */
+  const valueText = (d) => (Array.isArray(d) ? d.join(",") : d === true ? t("create.yes") : d === false ? t("create.no") : d);
+  const fillOptions = () => {
+    optsBox.replaceChildren();
+    optInputs = {};
+    const p = presets.presets.find((/** @type {any} */ x) => x.name === preset.value);
+    const defaults = p.defaults[players.value] || {};
+    for (const o of presets.options) {
+      const id = `f-opt-${o.name}`;
+      const d = defaults[o.name];
+      let input;
+      let help = o.help || "";
+      const shown = d === undefined ? t("create.default") : t("create.default-is", { value: valueText(d) });
+      // every option starts at "the preset's rule": only what the player changes is sent
+      if (o.type === "bool") {
+        input = el("select", { id }, el("option", { value: "" }, shown), el("option", { value: "true" }, t("create.yes")), el("option", { value: "false" }, t("create.no")));
+      } else if (o.type === "choice") {
+        input = el("select", { id }, el("option", { value: "" }, shown), o.choices.map((/** @type {string} */ c) => el("option", { value: c }, c)));
+      } else if (o.type === "int") {
+        input = el("input", { id, type: "number", min: o.min, max: o.max, step: 1, placeholder: shown });
+        help = `${help}${help ? " " : ""}${t("create.range", { min: o.min ?? "…", max: o.max ?? "…" })}`;
+      } else {
+        input = el("input", { id, placeholder: shown, inputmode: o.type === "sizes" ? "numeric" : null });
+        if (o.type === "sizes") help = `${help}${help ? " " : ""}${t("create.sizes-help")}`;
+      }
+      optInputs[o.name] = { input: /** @type {HTMLInputElement} */ (input), o };
+      optsBox.append(fieldBox(o.name, o.name.replaceAll("_", " "), input, help));
+    }
+  };
+  preset.addEventListener("change", fillPlayers);
+  players.addEventListener("change", () => { fillSeats(); fillOptions(); });
+  const formErr = el("p", { class: "err", role: "alert" });
+  /** @param {Event} e */
+  const submit = async (e) => {
+    e.preventDefault();
+    for (const k of Object.keys(errs)) errs[k].textContent = "";
+    formErr.textContent = "";
+    /** @type {Record<string, any>} */
+    const options = {};
+    for (const [name, { input, o }] of Object.entries(optInputs)) {
+      const raw = input.value.trim();
+      if (raw === "") continue;
+      if (o.type === "bool") options[name] = raw === "true";
+      else if (o.type === "int") options[name] = Number(raw);
+      else if (o.type === "sizes") options[name] = raw.split(/[ ,]+/).filter(Boolean).map(Number);
+      else options[name] = raw;
+    }
+    const seats = [];
+    for (let i = 0; i < Number(players.value); i++) {
+      const kind = /** @type {HTMLSelectElement} */ (document.getElementById(`f-seat-${i}`)).value;
+      seats.push(kind === "bot" ? { kind, bot: /** @type {HTMLInputElement} */ (document.getElementById(`f-bot-${i}`)).value.trim() } : { kind });
+    }
+    try {
+      const made = await api("POST", "/api/tables", { preset: preset.value, players: Number(players.value), options, seats, public: pub.checked, pace: Number(pace.value), turn_timer: Number(timer.value), minutes: Number(minutes.value) });
+      location.hash = made.link.slice(made.link.indexOf("#"));
+    } catch (x) {
+      const err = /** @type {Error & {field?: string}} */ (x);
+      const field = err.field;
+      if (field && errs[field]) {
+        errs[field].textContent = err.message;
+        if (optInputs[field]) details.open = true;
+        const input = /** @type {HTMLElement | null} */ (errs[field].parentElement?.querySelector("input, select"));
+        if (input) input.focus();
+      } else formErr.textContent = err.message;
+    }
+  };
+  const form = el("form", { class: "panel create", onsubmit: submit, "aria-labelledby": "create-h", novalidate: true },
+    el("h2", { id: "create-h" }, t("create.title")),
+    el("div", { class: "row wrap" }, fieldBox("preset", t("create.preset"), preset), fieldBox("players", t("create.players"), players),
+      fieldBox("pace", t("create.pace"), pace), fieldBox("turn_timer", t("create.timer"), timer), fieldBox("minutes", t("create.timed"), minutes),
+      el("div", { class: "field" }, el("label", { for: "f-public" }, t("create.public")), pub)),
+    el("h3", {}, t("create.seats")), el("p", { class: "muted" }, t("create.seats-help")),
+    seatsBox, fieldBox("seats", "", el("span", { id: "f-seats-none" })),
+    el("datalist", { id: "bot-specs" }, ["heuristic", "mcts", "mcts:time=0.25", "greedy", "random"].map((b) => el("option", { value: b }))),
+    details, formErr, el("button", { class: "primary", type: "submit", id: "create" }, t("create.submit")));
+  fillPlayers();
+  return form;
+}

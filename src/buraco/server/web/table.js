@@ -1,0 +1,459 @@
+// The table page: the seats, the stock and the pile, the melds, your hand and its moves, a
+// hand's end, and the chat.
+import { api } from "./api.js";
+import { backs, cardNode, meldNode, scoresTable, sideName } from "./cards.js";
+import { reconnect, send } from "./connection.js";
+import { el, toast } from "./dom.js";
+import { actionWords, cardName, cardText, t, tn, usePreset } from "./i18n.js";
+import { nameForm } from "./lobby.js";
+import { app } from "./state.js";
+
+// a timed match: the minutes left (the match ends with the hand in play when they run out)
+/** @param {any} info */
+function matchClock(info) {
+  if (!info || !info.minutes || !info.started_at) return null;
+  const left = Math.ceil((info.started_at + 60 * info.minutes - Date.now() / 1000) / 60);
+  const text = left > 0 ? tn("clock.match-left", left) : t("clock.match-last-hand");
+  return el("span", { class: "match-clock", id: "match-clock" }, text);
+}
+
+function mySeat() { const tb = app.table; return tb && tb.you && tb.you.seat !== null && tb.you.seat !== undefined ? tb.you.seat : null; }
+
+// The hand's cards with a stable key each (the code and which copy), for selection and focus.
+/** @param {string[]} hand */
+function handKeys(hand) {
+  /** @type {Record<string, number>} */
+  const seen = {};
+  return hand.map((c) => { seen[c] = (seen[c] || 0) + 1; return `${c}#${seen[c]}`; });
+}
+
+/** @returns {string[]} */
+function legal() { return app.table.view ? app.table.view.legal : []; }
+function myTurn() { const v = app.table.view; return !!v && mySeat() !== null && v.turn === mySeat() && !v.scores; }
+/** @returns {string[]} */
+function selectedCards() {
+  const v = app.table.view;
+  if (!v) return [];
+  const keys = handKeys(v.hand);
+  return v.hand.filter((/** @type {string} */ _, /** @type {number} */ i) => app.table.selected.has(keys[i]));
+}
+/** @param {string[]} a @param {string[]} b */
+function sameCards(a, b) { return a.length === b.length && [...a].sort().join(" ") === [...b].sort().join(" "); }
+
+/** Send an action of the notation. @param {string} text */
+function act(text) {
+  const tb = app.table;
+  if (tb.pending) return;
+  tb.reason = "";
+  tb.choice = null;
+  if (send({ type: "action", version: tb.version, action: text })) {
+    tb.pending = true;
+    renderReason();
+    clearTimeout(tb.pendingTimer);
+    tb.pendingTimer = setTimeout(() => { tb.pending = false; }, 4000);
+  }
+}
+
+// Say why nothing was sent (a move the page can tell is incomplete).
+/** @param {string} message */
+function refuse(message) { app.table.reason = message; renderReason(); }
+
+/** @param {string[]} sel */
+function meldOptions(sel) { return legal().filter((a) => a.startsWith("meld ") && sameCards(a.slice(5).split(" "), sel)); }
+
+/** @param {number} n @param {string[]} sel */
+function addOptions(n, sel) {
+  return legal().filter((a) => { const p = a.split(" "); return p[0] === "add" && Number(p[1]) === n && sel.includes(p[2]); });
+}
+
+function doMeld() {
+  const sel = selectedCards();
+  if (!sel.length) return refuse(t("hint.select-to-meld"));
+  const options = meldOptions(sel);
+  if (options.length === 1) return act(options[0]);
+  if (options.length > 1) return choose(options, t("choice.meld-wild"));
+  act(`meld ${sel.join(" ")}`); // not a legal meld: the server says why
+}
+
+/** @param {number} n */
+function doAdd(n) {
+  const sel = selectedCards();
+  if (!sel.length) return refuse(t("hint.select-to-add", { meld: n }));
+  const options = addOptions(n, sel);
+  if (options.length === 1) return act(options[0]);
+  if (options.length > 1) return choose(options, t("choice.add-which-way", { meld: n }));
+  if (sel.length > 1) return refuse(t("hint.none-fits", { meld: n }));
+  act(`add ${n} ${sel[0]}`);
+}
+
+function doDiscard() {
+  const sel = selectedCards();
+  if (sel.length !== 1) return refuse(sel.length ? t("hint.one-to-discard") : t("hint.select-to-discard"));
+  act(`discard ${sel[0]}`);
+}
+
+/** @param {number} n */
+function doMove(n) {
+  const options = legal().filter((a) => a.startsWith(`move ${n} `));
+  if (options.length === 1) return act(options[0]);
+  if (options.length > 1) return choose(options, t("choice.move-wild", { meld: n }));
+  act(`move ${n} low`);
+}
+
+/** @param {string[]} options @param {string} title */
+function choose(options, title) {
+  app.table.choice = { options, title };
+  render();
+  /** @type {HTMLElement | null} */ (document.querySelector("#choices button"))?.focus();
+}
+
+/** Draw the table page from its state. */
+export function render() {
+  const tb = app.table;
+  if (!tb || !tb.info) return;
+  usePreset(tb.info.preset);
+  const v = tb.view;
+  const seat = mySeat();
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
+  const focusKey = active && active.dataset ? active.dataset.key : null;
+  tb.title.textContent = t(tb.info.public ? "table.heading" : "table.heading-private", { preset: tb.info.preset, players: tb.info.players });
+  const keys = v ? handKeys(v.hand) : [];
+  for (const k of [...tb.selected]) if (!keys.includes(k)) tb.selected.delete(k);
+  const parts = [];
+  if (tb.info.status === "waiting") parts.push(waitingPanel());
+  else if (tb.invite && !tb.info.public) parts.push(invitePara());
+  if (v) parts.push(board(v, seat));
+  else if (tb.info.status !== "waiting") parts.push(el("p", {}, t("table.dealing")));
+  tb.board.replaceChildren(...parts);
+  renderReason();
+  document.title = myTurn() ? t("title.your-turn") : t("title.page");
+  if (focusKey) /** @type {HTMLElement | null} */ (document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`))?.focus();
+  const over = v && v.scores ? `${v.hand_number}` : null;
+  if (over !== null && tb.shownOver !== over) {
+    tb.shownOver = over;
+    const box = document.getElementById("hand-over");
+    if (box) {
+      box.scrollIntoView({ block: "start" });
+      if (!focusKey || !document.activeElement || document.activeElement === document.body) /** @type {HTMLElement | null} */ (box.querySelector("button"))?.focus({ preventScroll: true });
+    }
+  }
+}
+
+function inviteLink() {
+  const tb = app.table;
+  return `${location.origin}/#/table/${encodeURIComponent(tb.id)}${tb.invite ? `?invite=${encodeURIComponent(tb.invite)}` : ""}`;
+}
+
+function invitePara() {
+  const link = inviteLink();
+  const input = /** @type {HTMLInputElement} */ (el("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite.link"), onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }));
+  const copy = el("button", { type: "button", "data-key": "copy-invite", onclick: async () => {
+    try { await navigator.clipboard.writeText(link); toast(t("invite.copied")); }
+    catch { input.focus(); input.select(); toast(t("invite.copy-by-hand")); }
+  } }, t("invite.copy"));
+  return el("p", { class: "row invite" }, el("label", { for: "invite-link" }, t("invite.link-label")), input, copy);
+}
+
+function waitingPanel() {
+  const tb = app.table;
+  const seat = mySeat();
+  const rows = tb.info.seats.map((/** @type {any} */ s) => {
+    let action = null;
+    if (seat === null && (s.kind === "open" || (s.kind === "invite" && tb.invite))) {
+      action = app.me ? el("button", { class: "primary", "data-key": `sit-${s.seat}`, onclick: () => join(s.seat) }, t("wait.sit", { seat: s.seat + 1 })) : null;
+    }
+    if (seat === s.seat) action = el("button", { "data-key": "leave", onclick: leave }, t("wait.leave"));
+    const who = s.kind === "open" ? t("seat.open") : s.kind === "invite" ? t("seat.invited") : s.kind === "bot" ? t("seat.bot", { bot: s.bot }) : s.name;
+    return el("li", {}, el("strong", {}, t("wait.seat", { seat: s.seat + 1 })), " ", who, seat === s.seat ? ` ${t("seat.you")}` : "", " ", action);
+  });
+  return el("section", { class: "panel", "aria-labelledby": "wait-h" }, el("h2", { id: "wait-h" }, t("wait.title")),
+    el("ul", { class: "seat-list" }, rows),
+    !app.me ? el("div", {}, el("p", {}, t("wait.choose-name")), nameForm(reconnect)) : null,
+    invitePara(),
+    el("p", { class: "muted" }, t("wait.note")));
+}
+
+/** @param {number} s */
+async function join(s) {
+  const tb = app.table;
+  try { const r = await api("POST", `/api/tables/${encodeURIComponent(tb.id)}/join`, { seat: s, invite: tb.invite }); tb.you = { ...(tb.you || {}), seat: r.you }; }
+  catch (x) { toast(/** @type {Error} */ (x).message); }
+}
+async function leave() {
+  const tb = app.table;
+  try { await api("POST", `/api/tables/${encodeURIComponent(tb.id)}/leave`); tb.you = { ...(tb.you || {}), seat: null }; render(); }
+  catch (x) { toast(/** @type {Error} */ (x).message); }
+}
+
+function clockText() {
+  const tb = app.table;
+  if (!tb.clock || tb.clock.turn === null || tb.clock.turn === undefined) return null;
+  const s = Math.floor(tb.clock.elapsed + (Date.now() - tb.clockAt) / 1000);
+  if (tb.clock.limit) return t("clock.left", { n: Math.max(0, tb.clock.limit - s) });
+  return t("clock.elapsed", { n: s });
+}
+
+/** @param {any} v @param {number | null} seat */
+function board(v, seat) {
+  const tb = app.table;
+  const names = v.names;
+  const turn = v.turn;
+  const felt = el("section", { class: "felt", "aria-label": t("table.felt") });
+  const sel = seat !== null ? selectedCards() : [];
+  const mine = myTurn();
+  // seats
+  felt.append(el("ol", { class: "seats", "aria-label": t("table.players") }, names.map((/** @type {string} */ n, /** @type {number} */ i) => {
+    const info = tb.info.seats[i] || {};
+    const flags = [];
+    if (i === v.dealer) flags.push(t("seat.dealer"));
+    if (info.kind === "bot") flags.push(t("seat.bot", { bot: info.bot || "" }));
+    if (info.kind === "guest" && !info.connected) flags.push(info.away ? t("seat.away") : t("seat.disconnected"));
+    return el("li", { class: `seat${turn === i ? " turn" : ""}${i === seat ? " mine" : ""}`, "aria-current": turn === i ? "true" : null, "data-seat": i },
+      el("strong", {}, n), i === seat ? ` ${t("seat.you")}` : "", " ", backs(v.hand_sizes[i]),
+      turn === i ? el("span", { class: "to-play" }, ` ▶ ${t("seat.to-play")}`) : null,
+      flags.length ? el("span", { class: "flags" }, ` · ${flags.join(", ")}`) : null);
+  })));
+  // status line
+  const clock = clockText();
+  const potText = v.pots.length ? tn("table.pots-left", v.pots.length, { cards: v.pots.join(" + ") }) : t("table.no-pot-left");
+  let whose;
+  if (turn === null || turn === undefined) whose = t("table.hand-over");
+  else if (turn === seat) whose = el("strong", {}, v.phase === "draw" ? t("table.your-turn-draw") : t("table.your-turn-play"));
+  else whose = t("table.their-turn", { name: names[turn] });
+  felt.append(el("div", { class: "status", id: "status" },
+    el("span", {}, t("table.hand-number", { n: v.hand_number + 1 })),
+    el("span", { id: "whose" }, whose),
+    clock !== null ? el("span", { class: "clock", id: "clock" }, clock) : null,
+    matchClock(tb.info),
+    v.last_turn ? el("strong", {}, t("table.last-turn")) : null));
+  // stock, pile
+  const canDraw = mine && v.phase === "draw";
+  const stock = el("button", { type: "button", class: "stock", id: "stock", "data-key": "stock", disabled: !canDraw, onclick: () => act("draw"),
+    "aria-label": canDraw ? tn("table.stock-draw", v.stock) : tn("table.stock-label", v.stock) }, el("span", { class: "back", "aria-hidden": "true" }), ` ${t("table.stock", { n: v.stock })}`);
+  const pileCards = v.pile.map((/** @type {string} */ c, /** @type {number} */ i) => cardNode(c, { extra: i === v.pile.length - 1 ? "pile-top" : null }));
+  const pileParts = [tn("table.pile-label", v.pile_size)];
+  if (!v.pile_open) pileParts.push(t("table.pile-closed-label"));
+  if (v.pile.length) pileParts.push(t("table.pile-top-label", { card: cardName(v.pile[v.pile.length - 1]) }));
+  if (canDraw && v.pile_size) pileParts.push(t("table.pile-take-label"));
+  const pile = el("button", { type: "button", class: "pile", id: "pile", "data-key": "pile", disabled: !canDraw || !v.pile_size, onclick: () => act("take-pile"),
+    "aria-label": pileParts.join(", ") },
+  el("span", { class: "pile-head" }, v.pile_open ? t("table.pile", { n: v.pile_size }) : t("table.pile-closed", { n: v.pile_size })),
+  el("span", { class: "pile-cards" }, pileCards.length ? pileCards : t("table.empty")));
+  felt.append(el("div", { class: "middle" }, stock, pile,
+    el("div", { class: "pots" }, potText, v.taken_top ? el("div", {}, t(mine ? "table.taken-top-mine" : "table.taken-top", { card: cardName(v.taken_top) })) : null)));
+  // the end of a hand: its scores first, then the table as it ended
+  if (v.scores) felt.append(handOver(v, seat));
+  // sides and melds
+  const moves = legal().filter((a) => a.startsWith("move "));
+  felt.append(el("div", { class: "sides" }, v.melds.map((/** @type {any[]} */ melds, /** @type {number} */ side) => {
+    const own = side === v.side;
+    const seatsOf = sideName(v, side);
+    const facts = [t("side.match", { n: v.totals[side] }), t("side.on-table", { n: v.table_points[side] })];
+    if (v.vulnerable[side]) facts.push(t("side.vulnerable"));
+    if (v.requirement[side]) facts.push(t("side.needs", { n: v.requirement[side] }));
+    facts.push(v.pot_taken[side] ? t("side.pot-taken") : t("side.pot-not-taken"));
+    const head = el("div", { class: "side-head" }, el("strong", {}, own ? t("side.yours", { names: seatsOf }) : seatsOf), el("span", { class: "facts" }, ` · ${facts.join(" · ")}`));
+    const list = el("div", { class: "melds" }, melds.length ? melds.map((m) => {
+      const fits = own && sel.length > 0 && addOptions(m.number, sel).length > 0;
+      const node = meldNode(m, { fits, onclick: own && mine && v.phase !== "draw" && sel.length ? () => doAdd(m.number) : null });
+      const myMoves = own ? moves.filter((a) => Number(a.split(" ")[1]) === m.number) : [];
+      if (!myMoves.length) return node;
+      return el("div", { class: "meld-wrap" }, node, el("button", { type: "button", "data-key": `move-${m.number}`, onclick: () => doMove(m.number) }, t("side.move-wild")));
+    }) : el("span", { class: "muted-light" }, t("side.no-melds")));
+    return el("section", { class: `side${own ? " own" : ""}`, "aria-label": t("side.label", { names: seatsOf }) }, head, list);
+  })));
+  if (tb.choice) felt.append(choicePanel());
+  felt.append(el("div", { id: "reason", role: "alert" }));
+  // my hand and actions, or a spectator's note
+  if (seat !== null) felt.append(handPanel(v));
+  else felt.append(el("p", { class: "watching" }, t("table.watching")));
+  if (v.log && v.log.length) {
+    felt.append(el("details", { class: "log" }, el("summary", {}, t("table.last-move", { move: v.log[v.log.length - 1] })),
+      el("ol", {}, v.log.slice(-30).map((/** @type {string} */ l) => el("li", {}, l)))));
+  }
+  return felt;
+}
+
+/** A choice's words: a meld's cards, an add's placement, a wild's move. @param {string} a */
+function choiceLabel(a) {
+  const p = a.split(" ");
+  if (p[0] === "meld") return p.slice(1).map(cardText).join(" ");
+  return actionWords(a);
+}
+
+function choicePanel() {
+  const c = app.table.choice;
+  return el("div", { class: "panel choices", id: "choices", role: "group", "aria-label": c.title },
+    el("p", {}, c.title), c.options.map((/** @type {string} */ a) => el("button", { type: "button", "data-action": a, onclick: () => act(a) }, choiceLabel(a))),
+    el("button", { type: "button", onclick: () => { app.table.choice = null; render(); } }, t("choice.cancel")));
+}
+
+/** @param {any} v */
+function handPanel(v) {
+  const tb = app.table;
+  const hand = v.hand;
+  const keys = handKeys(hand);
+  const cards = hand.map((/** @type {string} */ c, /** @type {number} */ i) => {
+    const b = cardNode(c, { button: true, pressed: tb.selected.has(keys[i]), key: `card-${keys[i]}` });
+    b.dataset.card = c;
+    b.addEventListener("click", () => toggle(keys[i]));
+    b.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+        e.preventDefault();
+        const all = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".hand .card")]);
+        const at = all.indexOf(b);
+        all[(at + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length]?.focus();
+      }
+    });
+    return b;
+  });
+  const L = legal();
+  const sel = selectedCards();
+  const mine = myTurn();
+  const drawPhase = mine && v.phase === "draw";
+  const playPhase = mine && v.phase !== "draw";
+  const melds = sel.length ? meldOptions(sel) : [];
+  /** @param {string} key @param {string} label @param {string | null} shortcut @param {() => void} onclick @param {{primary?: boolean, disabled?: boolean}} [opts] */
+  const b = (key, label, shortcut, onclick, opts = {}) => el("button", {
+    type: "button", id: `act-${key}`, "data-key": `act-${key}`, class: opts.primary ? "primary" : null,
+    disabled: opts.disabled, "aria-keyshortcuts": shortcut, onclick }, label, shortcut ? el("kbd", { "aria-hidden": "true" }, shortcut) : null);
+  const buttons = [
+    b("draw", t("act.draw"), "d", () => act("draw"), { primary: drawPhase && L.includes("draw"), disabled: !mine }),
+    b("take", t("act.take"), "t", () => act("take-pile"), { primary: drawPhase && L.includes("take-pile"), disabled: !mine || !v.pile_size }),
+  ];
+  if (L.includes("turn-up")) buttons.push(b("turnup", t("act.turn-up"), "u", () => act("turn-up")));
+  buttons.push(
+    b("meld", t("act.meld"), "m", doMeld, { primary: melds.length > 0, disabled: !mine || !sel.length }),
+    b("discard", t("act.discard"), "x", doDiscard, { primary: playPhase && sel.length === 1 && L.includes(`discard ${sel[0]}`), disabled: !mine || sel.length !== 1 }));
+  if (tb.selected.size) buttons.push(b("clear", t("act.clear"), "Escape", () => { tb.selected.clear(); render(); }));
+  let hint;
+  if (!mine) hint = v.scores ? t("hint.hand-over") : t("hint.wait");
+  else if (drawPhase) hint = t("hint.draw");
+  else if (!sel.length) hint = t("hint.select");
+  else if (document.querySelector(".meld.fits") || v.melds[v.side].some((/** @type {any} */ m) => addOptions(m.number, sel).length)) hint = t("hint.highlighted");
+  else hint = sel.length === 1 ? t("hint.discard-or-more") : t("hint.meld-or-one");
+  const typed = /** @type {HTMLInputElement} */ (el("input", { id: "typed", placeholder: "meld 7H 8H 9H", maxlength: 500, autocomplete: "off", "aria-label": t("typed.label") }));
+  const typedForm = el("form", { class: "row typed", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); if (typed.value.trim()) act(typed.value.trim()); } },
+    el("label", { for: "typed", class: "typed-label" }, t("typed.prompt")), typed, el("button", { type: "submit" }, t("typed.send")));
+  return el("section", { class: "panel mine", "aria-labelledby": "hand-h" },
+    el("div", { class: "row" }, el("h2", { id: "hand-h" }, t("hand.title", { n: hand.length })), v.hidden_pot ? el("span", {}, tn("hand.hidden-pot", v.hidden_pot)) : null,
+      sel.length ? el("span", { class: "muted" }, t("hand.selected", { cards: sel.map(cardText).join(" ") })) : null),
+    el("div", { class: "hand", role: "group", "aria-label": t("hand.label") }, cards),
+    el("div", { class: "actions", role: "toolbar", "aria-label": t("act.label") }, buttons),
+    el("p", { class: "hint", id: "hint" }, hint),
+    mine ? typedForm : null);
+}
+
+/** @param {string} key */
+function toggle(key) {
+  const tb = app.table;
+  if (tb.selected.has(key)) tb.selected.delete(key); else tb.selected.add(key);
+  tb.choice = null;
+  render();
+}
+
+/** Show why the last move was refused (or nothing). */
+export function renderReason() {
+  const box = document.getElementById("reason");
+  if (!box) return;
+  box.replaceChildren();
+  if (app.table.reason) box.append(el("p", { class: "reason" }, app.table.reason));
+}
+
+/** @param {any} v @param {any[]} played */
+function handsTable(v, played) {
+  return el("table", { class: "scores", id: "hands-table" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("over.after")), v.sides.map((/** @type {any} */ _, /** @type {number} */ i) => el("th", { scope: "col" }, sideName(v, i))))),
+    el("tbody", {}, played.map((h) => el("tr", {}, el("th", { scope: "row" }, t("over.hand", { n: h.hand })),
+      h.totals.map((/** @type {number} */ x, /** @type {number} */ i) => el("td", {}, `${x}`, el("span", { class: "muted" }, ` (${h.scores[i].total >= 0 ? "+" : ""}${h.scores[i].total})`)))))));
+}
+
+/** @param {any} v @param {number | null} seat */
+function handOver(v, seat) {
+  const tb = app.table;
+  const over = tb.info.status === "over" || v.winner !== null;
+  const box = el("section", { class: "panel hand-over", id: "hand-over", "aria-labelledby": "over-h" },
+    el("h2", { id: "over-h" }, over ? t("over.match") : t("over.hand-title", { n: v.hand_number + 1 })), scoresTable(v, v.scores));
+  if (tb.reveal) {
+    box.append(el("h3", {}, t("over.cards-left")), el("div", { class: "reveal" }, tb.reveal.hands.map((/** @type {string[]} */ h, /** @type {number} */ i) => el("div", {},
+      el("strong", {}, `${v.names[i]}: `), h.length ? h.map((c) => cardNode(c)) : t("over.no-cards")))));
+    box.append(el("p", { class: "muted small" }, t("over.commitment", { hash: `${tb.reveal.commitment.slice(0, 12)}…` })));
+  }
+  const played = v.hands_played || [];
+  if (played.length) box.append(el("h3", {}, t("over.hands")), handsTable(v, played));
+  if (over) {
+    const w = v.winner;
+    box.append(el("p", { class: "winner" }, w !== null && w !== undefined ? t("over.winner", { names: sideName(v, w), n: v.totals[w] }) : t("over.match-over")));
+    if (tb.info.game) {
+      box.append(el("p", {}, el("a", { href: `/api/games/${tb.info.game}/record`, download: `buraco-game-${tb.info.game}.json` }, t("over.download")),
+        " · ", el("a", { href: `#/game/${tb.info.game}` }, t("over.replay"))));
+    }
+    if (tb.info.rematch) box.append(el("p", {}, el("a", { href: `#/table/${tb.info.rematch}`, class: "button primary", id: "go-rematch" }, t("over.go-rematch"))));
+    else if (seat !== null) box.append(el("button", { type: "button", class: "primary", id: "rematch", "data-key": "rematch", onclick: rematch }, t("over.rematch")));
+  } else if (seat !== null) {
+    box.append(el("button", { type: "button", class: "primary", id: "ready", "data-key": "ready", "aria-keyshortcuts": "r", disabled: tb.ready,
+      onclick: ready }, tb.ready ? t("over.waiting") : t("over.ready")));
+  }
+  return box;
+}
+
+function ready() {
+  const tb = app.table;
+  if (tb.ready) return;
+  if (send({ type: "ready" })) { tb.ready = true; render(); }
+}
+
+async function rematch() {
+  try { const r = await api("POST", `/api/tables/${encodeURIComponent(app.table.id)}/rematch`); location.hash = `#/table/${r.table.id}`; }
+  catch (x) { toast(/** @type {Error} */ (x).message); }
+}
+
+/** The chat box of a table page. */
+export function chatPanel() {
+  const input = /** @type {HTMLInputElement} */ (el("input", { id: "chat-text", maxlength: 300, autocomplete: "off", "aria-label": t("chat.label"), placeholder: app.me ? t("chat.placeholder") : t("chat.need-name") }));
+  const form = el("form", { class: "row", onsubmit: (/** @type {Event} */ e) => {
+    e.preventDefault();
+    if (!app.me) { toast(t("chat.choose-name")); return; }
+    if (input.value.trim() && send({ type: "chat", text: input.value.trim() })) input.value = "";
+  } }, input, el("button", { type: "submit" }, t("chat.send")));
+  return el("section", { class: "panel chat-panel", "aria-labelledby": "chat-h" }, el("h2", { id: "chat-h" }, t("chat.title")),
+    el("div", { id: "chat", class: "chat", role: "log", "aria-live": "polite" }), form);
+}
+
+/** Show the chat's lines. */
+export function renderChat() {
+  const box = document.getElementById("chat");
+  if (!box) return;
+  box.replaceChildren(...app.table.chat.map((/** @type {any} */ l) => el("p", {}, el("strong", {}, l.name), ": ", el("span", { class: "chat-text" }, l.text))));
+  box.scrollTop = box.scrollHeight;
+}
+
+document.addEventListener("keydown", (e) => {
+  const tb = app.table;
+  if (!tb || !tb.view || e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = /** @type {HTMLElement} */ (e.target).tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const k = e.key;
+  if (k === "Escape") { tb.selected.clear(); tb.choice = null; render(); return; }
+  if (k === "r" && tb.view.scores && mySeat() !== null) { ready(); return; }
+  if (!myTurn()) return;
+  /** @type {Record<string, () => void>} */
+  const keys = {
+    d: () => act("draw"), t: () => act("take-pile"), p: () => act("take-pile"), u: () => act("turn-up"),
+    m: doMeld, x: doDiscard,
+    a: () => {
+      const sel = selectedCards();
+      const fit = tb.view.melds[tb.view.side].filter((/** @type {any} */ m) => addOptions(m.number, sel).length);
+      if (fit.length === 1) doAdd(fit[0].number);
+      else if (fit.length > 1) choose(fit.flatMap((/** @type {any} */ m) => addOptions(m.number, sel)), t("choice.add-which-meld"));
+      else refuse(t("hint.no-meld-takes"));
+    },
+  };
+  const handled = keys[k];
+  if (handled) { e.preventDefault(); handled(); }
+});
+
+setInterval(() => {
+  const c = document.getElementById("clock");
+  if (app.table && c) { const text = clockText(); if (text) c.textContent = text; }
+}, 1000);

@@ -1,0 +1,151 @@
+"""The page's languages: complete catalogs, the engine's refusals worded, the choice of language."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from buraco.refusals import ENGLISH, placeholders
+from buraco.rules import PRESETS
+from buraco.server import i18n
+from buraco.server.app import create_app
+from buraco.server.settings import Settings
+
+WEB = Path(str(files("buraco.server").joinpath("web")))
+KEY = re.compile(r'"([a-z]+(?:\.[a-z0-9@-]+)+)"')
+PLURAL = re.compile(r'\btn\(\s*"([a-z0-9.-]+)"')
+TERM = re.compile(r"\{@(\w+)\}")
+
+
+def catalog(tag: str) -> dict[str, tuple[str, str]]:
+    """key -> (English, translation) as the file holds them (an empty translation kept)."""
+    name = "messages.pot" if tag == "en" else f"{i18n.LANGUAGES[tag]}.po"
+    with files("buraco.server").joinpath("locales", name).open("rb") as f:
+        return {
+            m.context: (str(m.id), str(m.string or ""))
+            for m in read_po(f)
+            if m.context and isinstance(m.id, str)
+        }
+
+
+def page_source() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(WEB.glob("*.js")))
+
+
+def test_every_language_translates_every_key_with_the_same_parameters() -> None:
+    template = catalog("en")
+    assert len(template) > 300
+    for tag in i18n.LANGUAGES:
+        if tag == "en":
+            continue
+        translated = catalog(tag)
+        assert set(translated) == set(template), f"{tag}: keys differ from messages.pot"
+        for key, (english, text) in translated.items():
+            assert english == template[key][0], f"{tag} {key}: msgid is not the template's"
+            assert text, f"{tag} has no translation of {key}"
+            assert placeholders_of(text) == placeholders_of(english), f"{tag} {key}: {text!r}"
+            for term in TERM.findall(text):
+                assert f"term.{term}" in template, f"{tag} {key}: no term.{term}"
+
+
+def placeholders_of(text: str) -> set[str]:
+    return {name for name in placeholders(text) if not name.startswith("@")}
+
+
+def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
+    words = i18n.messages("en")
+    namespaces = {key.split(".")[0] for key in words}
+    asked = {k for k in KEY.findall(page_source()) if k.split(".")[0] in namespaces}
+    assert len(asked) > 150  # the pattern still finds them
+    plural = set(PLURAL.findall(page_source()))
+    missing = {k for k in asked - plural if k not in words}
+    assert missing == set()
+    for key in plural:
+        assert {f"{key}.one", f"{key}.other"} <= set(words), key
+    # the keys the page builds from values
+    built = [f"preset.{p}" for p in PRESETS]
+    built += [f"card.rank.{r}" for r in "A23456789TJQK"] + [
+        f"card.rank.{r}.short" for r in "A23456789TJQK"
+    ]
+    built += [f"card.suit.{s}" for s in "CDHS"] + [f"card.suit.{s}.symbol" for s in "CDHS"]
+    built += [f"create.seat-kind.{k}" for k in ("me", "bot", "open", "invite")]
+    built += [
+        f"score.{k}"
+        for k in ("melds", "bonuses", "hand", "pot", "going_out", "cut", "rounding", "total")
+    ]
+    built += [f"end.{e}" for e in ("low", "high", "wild-low", "wild-high")]
+    built += [f"action.add.{e}" for e in ("low", "high", "wild-low", "wild-high")]
+    built += [f"action.move.{e}" for e in ("low", "high")]
+    assert [k for k in built if k not in words] == []
+
+
+def test_every_refusal_of_the_engine_is_worded_and_english_says_what_the_engine_says() -> None:
+    words = i18n.messages("en")
+    for code, english in ENGLISH.items():
+        text = words[f"refusal.{code}"]
+        assert placeholders_of(text) == placeholders(english), code
+        # the English page words a refusal as the engine does (its terms as in aberto)
+        shown = text.replace("{@pot}", words["term.pot"]).replace(
+            "{@canastra}", words["term.canastra"]
+        )
+        assert shown == english, code
+    assert not {k for k in words if k.startswith("refusal.")} - {f"refusal.{c}" for c in ENGLISH}
+
+
+def test_italiano_has_its_own_terms_in_every_language() -> None:
+    # the pot is a pozzetto and a canastra a burraco in italiano, whatever the language
+    for tag in i18n.LANGUAGES:
+        words = i18n.messages(tag)
+        assert words["term.pot@italiano"] == "pozzetto"
+        assert words["term.canastra@italiano"] == "burraco"
+    assert i18n.messages("pt-BR")["term.pot"] == "morto"
+    assert i18n.messages("es")["term.pot"] == "muerto"
+
+
+@pytest.mark.parametrize(
+    ("query", "cookie", "accept", "chosen"),
+    [
+        (None, None, None, "en"),
+        (None, None, "pt-BR,pt;q=0.9,en;q=0.8", "pt-BR"),
+        (None, None, "pt-PT", "pt-BR"),
+        (None, None, "es-AR,es;q=0.9", "es"),
+        (None, None, "es-UY", "es"),
+        (None, None, "it-IT", "it"),
+        (None, None, "fr-FR,de;q=0.8", "en"),
+        (None, None, "fr-FR,it;q=0.5", "it"),
+        (None, "es", "it-IT", "es"),
+        ("it", "es", "pt-BR", "it"),
+        ("xx", "zz", "es", "es"),  # unknown choices are ignored
+        ("x" * 100, None, "de," * 1000, "en"),
+    ],
+)
+def test_a_request_gets_the_language_it_asks_for(
+    query: str | None, cookie: str | None, accept: str | None, chosen: str
+) -> None:
+    assert i18n.negotiate(query, cookie, accept) == chosen
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(data_dir=tmp_path, bot_workers=0))) as c:
+        yield c
+
+
+def test_the_catalog_endpoint_and_the_page_follow_the_browser(client: TestClient) -> None:
+    r = client.get("/api/i18n", headers={"accept-language": "it-IT,it;q=0.9"})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["language"] == "it" and body["messages"]["act.draw"] == "Pesca"
+    assert [x["tag"] for x in body["languages"]] == ["en", "pt-BR", "es", "it"]
+    assert {x["name"] for x in body["languages"]} >= {"Português (Brasil)", "Italiano"}
+    assert client.get("/api/i18n?lang=es").json()["messages"]["act.take"] == "Tomar el pozo"
+    client.cookies.set("lang", "pt-BR")
+    page = client.get("/", headers={"accept-language": "it"}).text
+    assert '<html lang="pt-BR">' in page and "Carregando…" in page and "__" not in page
+    assert client.get("/api/i18n?lang=" + "a" * 21).status_code == 422
