@@ -129,8 +129,9 @@ def start_serve(
 def whole_view(before: dict[str, Any] | None, view: dict[str, Any]) -> dict[str, Any]:
     """The whole view a client has after an ``event`` frame's ``view`` (docs/protocol.md).
 
-    An event's view leaves out the rules' options and holds only the log's new lines,
-    after the first ``log_from`` lines of the view before it; a deal's view is whole.
+    An event's view leaves out the rules' options and holds only the log's new lines
+    (and the feed's new entries), after the first ``log_from`` of the view before it; a
+    deal's view is whole.
     """
     if "log_from" not in view:
         return view
@@ -138,6 +139,7 @@ def whole_view(before: dict[str, Any] | None, view: dict[str, Any]) -> dict[str,
     assert len(before["log"]) >= view["log_from"], "a gap in the log"
     whole = {k: x for k, x in view.items() if k != "log_from"}
     whole["log"] = before["log"][: view["log_from"]] + view["log"]
+    whole["feed"] = before["feed"][: view["log_from"]] + view["feed"]
     whole["options"] = before["options"]
     return whole
 

@@ -67,6 +67,7 @@ from buraco.errors import (
 from buraco.explain import explain
 from buraco.melds import TableMeld
 from buraco.movegen import MoveTables
+from buraco.notes import note
 from buraco.opening import can_reach
 from buraco.refusals import Refusal
 from buraco.rules import PRESETS, Rules, make_rules
@@ -182,9 +183,13 @@ class Event(NamedTuple):
     card: Card = -1
     """The card a draw or turn-up took from the stock (private to the seat)."""
     note: str = ""
-    """A public consequence: ``took the morto``, ``opening short``, ..."""
+    """A public consequence: ``took the morto``, ``opening short``, ... (in English)."""
     cards: tuple[Card, ...] = ()
     """The cards of a pile that was taken, or the card turned up by ``turn-up``."""
+    code: str = ""
+    """The note's code (:data:`buraco.notes.NOTES`), for a front end to word it."""
+    params: tuple[tuple[str, int | str], ...] = ()
+    """The note's parameters, as (name, value) pairs."""
 
 
 @dataclass
@@ -900,7 +905,7 @@ class Game:
             self.public_cache = None
             pot = self.pots.pop(0)  # the next morto in taking order
             self.stock = pot[::-1] + self.stock
-            self.events.append(Event(self.turn, None, note="a morto became the stock"))
+            self.events.append(Event(self.turn, None, **note("pot-to-stock")))
             return
         if r.stock_end == "at-once":
             self._end_hand("stock")
@@ -917,7 +922,8 @@ class Game:
         nxt = self.stock.pop()
         self.hands[seat][nxt] += 1
         self.sizes[seat] += 1
-        self.events.append(Event(seat, TURN_UP, nxt, note=f"turned up {CARD_NAMES[c]}", cards=(c,)))
+        turned = note("turned-up", card=CARD_NAMES[c])
+        self.events.append(Event(seat, TURN_UP, nxt, cards=(c,), **turned))
         self._after_stock_draw()
 
     def _do_take_pile(self) -> None:
@@ -1052,12 +1058,14 @@ class Game:
         self.table_views = None
         self.sizes[seat] += back
         self.public_cache = None
-        note = f"opening short: {self.staged_value} of {self.requirement[side]}; cards returned"
+        short = {"value": self.staged_value, "need": self.requirement[side]}
         self.requirement[side] += r.failed_opening_penalty
         if r.failed_opening_penalty:
-            note += f"; the minimum is now {self.requirement[side]}"
+            said = note("opening-short-raised", now=self.requirement[side], **short)
+        else:
+            said = note("opening-short", **short)
         self.staged_value = 0
-        self.events.append(Event(seat, None, note=note))
+        self.events.append(Event(seat, None, **said))
 
     def _emptied(self, seat: int, by_discard: bool) -> None:
         side = self.side_of[seat]
@@ -1073,11 +1081,11 @@ class Game:
                 self.unplayed[seat] = True
                 if self.rules.hidden_indirect_pot:
                     self.hidden[seat] = True
-            how = "by discarding" if by_discard else "by melding"
-            self.events.append(Event(seat, None, note=f"took the morto {how}"))
+            how = "pot-taken.discard" if by_discard else "pot-taken.meld"
+            self.events.append(Event(seat, None, **note(how)))
             return
         self.went_out = side
-        self.events.append(Event(seat, None, note="went out"))
+        self.events.append(Event(seat, None, **note("went-out")))
         self._end_hand("going-out")
 
     def _end_turn(self) -> None:
@@ -1101,8 +1109,7 @@ class Game:
             self.hidden[nxt] = False
         limit = self.rules.pile_streak_limit
         if limit and self.pile_streak >= limit and self.stock:
-            note = f"{STREAK_NOTE}: the pile was taken {self.pile_streak} turns in a row"
-            self.events.append(Event(nxt, None, note=note + " with no card put on the table"))
+            self.events.append(Event(nxt, None, **note("pile-streak", streak=self.pile_streak)))
         if not self.legal_actions():
             self._end_hand("blocked")
 

@@ -120,6 +120,29 @@ class SeenEvent(NamedTuple):
     note: str = ""
     taken: int = 0
     """How many cards a ``take-pile`` took."""
+    code: str = ""
+    """The note's code (:data:`buraco.notes.NOTES`), empty without a note."""
+    params: tuple[tuple[str, int | str], ...] = ()
+    """The note's parameters."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, for a front end to word in its language.
+
+        The action in notation (or None), the card this seat drew, the cards of a pile
+        taken (as this seat saw them), and the note's code and parameters.
+
+        >>> SeenEvent(1, None, note="went out", code="went-out").to_dict()["note"]
+        'went-out'
+        """
+        return {
+            "seat": self.seat,
+            "action": None if self.action is None else str(self.action),
+            "card": CARD_NAMES[self.card] if self.card >= 0 else None,
+            "cards": [CARD_NAMES[c] for c in self.cards],
+            "taken": self.taken,
+            "note": self.code or None,
+            "params": dict(self.params),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +251,11 @@ class SeatView:
         return sum(self.counts)
 
     def to_dict(self, log: bool = True) -> dict[str, Any]:
-        """JSON form of the view (without ``log`` when ``log`` is false)."""
+        """JSON form of the view (without ``log`` and ``feed`` when ``log`` is false).
+
+        ``log`` is the hand's history in lines of text, ``feed`` the same entries as data
+        (:meth:`SeenEvent.to_dict`), one for each line.
+        """
         out = {
             "seat": self.seat if self.seat >= 0 else None,
             "preset": self.preset,
@@ -258,12 +285,14 @@ class SeatView:
             "last_turn": self.last_turn,
             "legal": [str(a) for a in self.legal],
             "log": list(self.log) if log else None,
+            "feed": [e.to_dict() for e in self.events] if log else None,
             "detail": None if self.detail is None else _detail_dict(self.detail),
             "scores": list(self.scores) if self.scores is not None else None,
             "winner": self.winner,
         }
         if not log:
             del out["log"]
+            del out["feed"]
         return out
 
 
@@ -402,7 +431,7 @@ def seen_events(g: Game, seat: int) -> list[SeenEvent]:
                 if not open_pile and e.seat != seat:
                     cards = cards[-1:]
             card = e.card if e.seat == seat else -1
-            seen.append(SeenEvent(e.seat, e.action, card, cards, e.note, taken))
+            seen.append(SeenEvent(e.seat, e.action, card, cards, e.note, taken, e.code, e.params))
     return seen
 
 

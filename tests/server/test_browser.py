@@ -228,6 +228,11 @@ def test_two_people_and_two_bots_play_a_hand_by_clicks(open_page: Callable[..., 
     for page in (ana, bia):
         over = page.locator("#hand-over")
         expect(over.locator("#over-h")).to_have_text("Match over")
+        expect(over.locator("#ended")).to_have_text(
+            re.compile(
+                r"^(.+ went out\.|The stock ran out\.|No one could draw: the hand is over\.)$"
+            )
+        )
         expect(over).to_contain_text("hand total")
         expect(over.locator("#hands-table tbody tr")).to_have_count(1)
         expect(over.locator(".winner")).to_contain_text("match")
@@ -421,11 +426,17 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
     )
     label = page.locator(".hand .card").first.get_attribute("aria-label") or ""
     assert re.search(r" de (paus|ouros|copas|espadas)$|^coringa$", label), label
+    # the move in words, beside the seat and in the feed, and the drawn card marked
+    page.click("#act-draw")
+    expect(page.locator(".seat.mine .did")).to_contain_text("Gabi comprou ")
+    expect(page.locator(".log summary")).to_contain_text("Última jogada: Gabi comprou ")
+    expect(page.locator(".hand .card.fresh")).to_have_count(1)
     # another language from the menu: the page at once, and the next visit
     page.select_option("#language", "it")
     expect(page.locator("html")).to_have_attribute("lang", "it")
-    expect(page.locator("#whose")).to_contain_text("Tocca a te: pesca o raccogli gli scarti")
+    expect(page.locator("#whose")).to_contain_text("Tocca a te: cala, attacca o scarta")
+    expect(page.locator(".seat.mine .did")).to_contain_text("Gabi ha pescato ")
     expect(page.locator(".pots")).to_contain_text("pozzett")  # pozzetto, pozzetti
     page.reload()
-    expect(page.locator("#act-draw")).to_contain_text("Pesca")
+    expect(page.locator("#act-discard")).to_contain_text("Scarta")
     assert page.locator("html").get_attribute("lang") == "it"

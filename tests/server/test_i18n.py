@@ -11,6 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
+from buraco.notes import NOTES
 from buraco.refusals import ENGLISH, placeholders
 from buraco.rules import PRESETS
 from buraco.server import i18n
@@ -82,6 +83,9 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
     built += [f"end.{e}" for e in ("low", "high", "wild-low", "wild-high")]
     built += [f"action.add.{e}" for e in ("low", "high", "wild-low", "wild-high")]
     built += [f"action.move.{e}" for e in ("low", "high")]
+    # a note of its own (turned-up goes with its action, worded by feed.turn-up)
+    built += [f"feed.note.{code}" for code in NOTES if code != "turned-up"]
+    built += [f"over.ended.{how}" for how in ("going-out", "stock", "blocked")]
     assert [k for k in built if k not in words] == []
 
 

@@ -181,7 +181,13 @@ def expected_view(g: Game, seat: int | None, commitment: str) -> dict[str, Any]:
     v = spectator_view(g) if seat is None else seat_view(g, seat)
     out = v.to_dict()
     out["hands_played"] = [
-        {"hand": i + 1, "totals": list(r.totals), "scores": [s.as_dict() for s in r.scores]}
+        {
+            "hand": i + 1,
+            "totals": list(r.totals),
+            "scores": [s.as_dict() for s in r.scores],
+            "ended_by": r.ended_by,
+            "went_out": r.went_out,
+        }
         for i, r in enumerate(g.results)
     ]
     out["commitment"] = commitment

@@ -348,14 +348,24 @@ class LiveTable:
         known = len(lines)
         if known < len(v.events):
             lines += event_lines(v.events[known:], v.seat, v.names)
+        # the same entries as data (a code and parameters for each note), line for line
+        start = 0 if whole else known
+        feed = [e.to_dict() for e in v.events[start : len(lines)]]
         if whole:
             out["log"] = list(lines)
         else:
             del out["options"]
             out["log_from"] = known
             out["log"] = lines[known:]
+        out["feed"] = feed  # after "log", as in a whole view
         out["hands_played"] = [
-            {"hand": i + 1, "totals": list(r.totals), "scores": [s.as_dict() for s in r.scores]}
+            {
+                "hand": i + 1,
+                "totals": list(r.totals),
+                "scores": [s.as_dict() for s in r.scores],
+                "ended_by": r.ended_by,
+                "went_out": r.went_out,
+            }
             for i, r in enumerate(g.results)
         ]
         out["commitment"] = self.deals[-1].commitment if self.deals else None

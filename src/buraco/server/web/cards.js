@@ -62,9 +62,10 @@ function meldMarks(m) {
 }
 
 /**
- * A meld; a button when a card may be added to it by clicking.
+ * A meld; a button when a card may be added to it by clicking. `fresh`: melded in the
+ * latest turn; `freshCard`: the card added to it in the latest turn.
  * @param {any} m
- * @param {{fits?: boolean, onclick?: (() => void) | null}} [opts]
+ * @param {{fits?: boolean, onclick?: (() => void) | null, fresh?: boolean, freshCard?: string | null}} [opts]
  */
 export function meldNode(m, opts = {}) {
   const stands = wildStands(m);
@@ -77,8 +78,10 @@ export function meldNode(m, opts = {}) {
   if (m.canastra) cls.push("canastra");
   if (m.bonus_points >= 500) cls.push("big");
   if (opts.fits) cls.push("fits");
+  if (opts.fresh) cls.push("fresh");
+  const added = opts.freshCard ? m.cards.lastIndexOf(opts.freshCard) : -1;
   const inner = [el("span", { class: "mark", "aria-hidden": "true" }, `#${m.number} ${marks.join(" ")}`),
-    el("span", { class: "cards" }, m.cards.map((/** @type {string} */ c, /** @type {number} */ i) => cardNode(c, { wild: i === m.wild, stands: i === m.wild ? stands : null })))];
+    el("span", { class: "cards" }, m.cards.map((/** @type {string} */ c, /** @type {number} */ i) => cardNode(c, { wild: i === m.wild, stands: i === m.wild ? stands : null, extra: i === added ? "fresh" : null })))];
   if (opts.onclick) {
     return el("button", { type: "button", class: cls.join(" "), "data-key": `meld-${m.number}`, "data-meld": m.number,
       "aria-label": opts.fits ? t("meld.add-to", { meld: label }) : t("meld.try-add-to", { meld: label }), onclick: opts.onclick }, inner);

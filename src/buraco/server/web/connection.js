@@ -124,6 +124,7 @@ function onMessage(m) {
         const before = (tb.view && tb.view.log) || [];
         if (before.length < m.view.log_from) { send({ type: "hello", protocol: PROTOCOL }); break; }
         m.view.log = before.slice(0, m.view.log_from).concat(m.view.log);
+        m.view.feed = ((tb.view && tb.view.feed) || []).slice(0, m.view.log_from).concat(m.view.feed || []);
         m.view.options = tb.view ? tb.view.options : undefined;
       }
       tb.view = m.view;

@@ -128,3 +128,27 @@ export function errorWords(error) {
   const key = `error.${error.code}`;
   return lookup(key) === undefined ? error.message : t(key);
 }
+
+/**
+ * An entry of the hand's feed (docs/protocol.md, `feed`) in words: "Ana discarded 5♣".
+ * @param {{seat: number, action: string | null, card: string | null, cards: string[], taken: number, note: string | null, params: Record<string, any>}} e
+ * @param {string[]} names
+ */
+export function feedWords(e, names) {
+  const name = names[e.seat];
+  if (e.action === null) {
+    const key = `feed.note.${e.note}`;
+    return lookup(key) === undefined ? (e.note || "") : t(key, { name, ...e.params });
+  }
+  const p = e.action.split(" ");
+  switch (p[0]) {
+    case "draw": return e.card ? t("feed.draw-card", { name, card: cardText(e.card) }) : t("feed.draw", { name });
+    case "take-pile": return tn("feed.take-pile", e.taken, { name });
+    case "turn-up": return t("feed.turn-up", { name, card: cardText(String(e.params.card || "")) });
+    case "discard": return t("feed.discard", { name, card: cardText(p[1]) });
+    case "meld": return t("feed.meld", { name, cards: p.slice(1).map(cardText).join(" ") });
+    case "add": return t("feed.add", { name, card: cardText(p[2]), meld: p[1] });
+    case "move": return t("feed.move", { name, meld: p[1] });
+    default: return `${name}: ${e.action}`;
+  }
+}

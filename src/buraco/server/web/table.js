@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { backs, cardNode, meldNode, scoresTable, sideName } from "./cards.js";
 import { reconnect, send } from "./connection.js";
 import { el, toast } from "./dom.js";
-import { actionWords, cardName, cardText, t, tn, usePreset } from "./i18n.js";
+import { actionWords, cardName, cardText, feedWords, t, tn, usePreset } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { app } from "./state.js";
 
@@ -193,6 +193,47 @@ function clockText() {
   return t("clock.elapsed", { n: s });
 }
 
+/**
+ * What the latest turn did, to highlight until the next: the feed's entries since the last
+ * draw (the turn in play once its player has drawn, else the one before).
+ * @param {any} v
+ */
+function latestTurn(v) {
+  const feed = v.feed || [];
+  let at = feed.length - 1;
+  while (at > 0 && !(feed[at].action && /^(draw|take-pile|turn-up)/.test(feed[at].action))) at--;
+  const entries = at >= 0 ? feed.slice(at) : [];
+  /** @type {Map<number, Set<number>>} melds made, per side */
+  const melded = new Map();
+  /** @type {Map<string, string>} "side:meld" -> the card added */
+  const added = new Map();
+  let discard = false;
+  /** @type {string | null} */
+  let drawn = null;
+  for (const e of entries) {
+    if (!e.action) continue;
+    const side = v.sides.findIndex((/** @type {number[]} */ s) => s.includes(e.seat));
+    const p = e.action.split(" ");
+    discard = p[0] === "discard";
+    if (p[0] === "draw" && e.card && e.seat === v.seat) drawn = e.card;
+    if (p[0] === "add") added.set(`${side}:${p[1]}`, p[2]);
+    if (p[0] === "meld") {
+      // the newest meld of the side that holds these cards
+      const cards = p.slice(1);
+      const melds = v.melds[side] || [];
+      for (let i = melds.length - 1; i >= 0; i--) {
+        const left = [...melds[i].cards];
+        if (cards.every((c) => { const k = left.indexOf(c); if (k < 0) return false; left.splice(k, 1); return true; })) {
+          if (!melded.has(side)) melded.set(side, new Set());
+          melded.get(side)?.add(melds[i].number);
+          break;
+        }
+      }
+    }
+  }
+  return { melded, added, discard, drawn };
+}
+
 /** @param {any} v @param {number | null} seat */
 function board(v, seat) {
   const tb = app.table;
@@ -201,6 +242,8 @@ function board(v, seat) {
   const felt = el("section", { class: "felt", "aria-label": t("table.felt") });
   const sel = seat !== null ? selectedCards() : [];
   const mine = myTurn();
+  const fresh = latestTurn(v);
+  const feed = v.feed || [];
   // seats
   felt.append(el("ol", { class: "seats", "aria-label": t("table.players") }, names.map((/** @type {string} */ n, /** @type {number} */ i) => {
     const info = tb.info.seats[i] || {};
@@ -208,10 +251,12 @@ function board(v, seat) {
     if (i === v.dealer) flags.push(t("seat.dealer"));
     if (info.kind === "bot") flags.push(t("seat.bot", { bot: info.bot || "" }));
     if (info.kind === "guest" && !info.connected) flags.push(info.away ? t("seat.away") : t("seat.disconnected"));
+    const last = [...feed].reverse().find((/** @type {any} */ e) => e.seat === i && e.action);
     return el("li", { class: `seat${turn === i ? " turn" : ""}${i === seat ? " mine" : ""}`, "aria-current": turn === i ? "true" : null, "data-seat": i },
       el("strong", {}, n), i === seat ? ` ${t("seat.you")}` : "", " ", backs(v.hand_sizes[i]),
       turn === i ? el("span", { class: "to-play" }, ` ▶ ${t("seat.to-play")}`) : null,
-      flags.length ? el("span", { class: "flags" }, ` · ${flags.join(", ")}`) : null);
+      flags.length ? el("span", { class: "flags" }, ` · ${flags.join(", ")}`) : null,
+      last ? el("span", { class: "did" }, feedWords(last, names)) : null);
   })));
   // status line
   const clock = clockText();
@@ -230,7 +275,7 @@ function board(v, seat) {
   const canDraw = mine && v.phase === "draw";
   const stock = el("button", { type: "button", class: "stock", id: "stock", "data-key": "stock", disabled: !canDraw, onclick: () => act("draw"),
     "aria-label": canDraw ? tn("table.stock-draw", v.stock) : tn("table.stock-label", v.stock) }, el("span", { class: "back", "aria-hidden": "true" }), ` ${t("table.stock", { n: v.stock })}`);
-  const pileCards = v.pile.map((/** @type {string} */ c, /** @type {number} */ i) => cardNode(c, { extra: i === v.pile.length - 1 ? "pile-top" : null }));
+  const pileCards = v.pile.map((/** @type {string} */ c, /** @type {number} */ i) => cardNode(c, { extra: i === v.pile.length - 1 ? (fresh.discard ? "pile-top fresh" : "pile-top") : null }));
   const pileParts = [tn("table.pile-label", v.pile_size)];
   if (!v.pile_open) pileParts.push(t("table.pile-closed-label"));
   if (v.pile.length) pileParts.push(t("table.pile-top-label", { card: cardName(v.pile[v.pile.length - 1]) }));
@@ -255,7 +300,8 @@ function board(v, seat) {
     const head = el("div", { class: "side-head" }, el("strong", {}, own ? t("side.yours", { names: seatsOf }) : seatsOf), el("span", { class: "facts" }, ` · ${facts.join(" · ")}`));
     const list = el("div", { class: "melds" }, melds.length ? melds.map((m) => {
       const fits = own && sel.length > 0 && addOptions(m.number, sel).length > 0;
-      const node = meldNode(m, { fits, onclick: own && mine && v.phase !== "draw" && sel.length ? () => doAdd(m.number) : null });
+      const node = meldNode(m, { fits, onclick: own && mine && v.phase !== "draw" && sel.length ? () => doAdd(m.number) : null,
+        fresh: fresh.melded.get(side)?.has(m.number), freshCard: fresh.added.get(`${side}:${m.number}`) });
       const myMoves = own ? moves.filter((a) => Number(a.split(" ")[1]) === m.number) : [];
       if (!myMoves.length) return node;
       return el("div", { class: "meld-wrap" }, node, el("button", { type: "button", "data-key": `move-${m.number}`, onclick: () => doMove(m.number) }, t("side.move-wild")));
@@ -267,9 +313,10 @@ function board(v, seat) {
   // my hand and actions, or a spectator's note
   if (seat !== null) felt.append(handPanel(v));
   else felt.append(el("p", { class: "watching" }, t("table.watching")));
-  if (v.log && v.log.length) {
-    felt.append(el("details", { class: "log" }, el("summary", {}, t("table.last-move", { move: v.log[v.log.length - 1] })),
-      el("ol", {}, v.log.slice(-30).map((/** @type {string} */ l) => el("li", {}, l)))));
+  if (feed.length) {
+    felt.append(el("details", { class: "log" }, el("summary", {}, t("table.last-move", { move: feedWords(feed[feed.length - 1], names) })),
+      // the newest first, numbered from the start of the hand
+      el("ol", { reversed: true }, feed.slice(-30).reverse().map((/** @type {any} */ e) => el("li", {}, feedWords(e, names))))));
   }
   return felt;
 }
@@ -293,8 +340,10 @@ function handPanel(v) {
   const tb = app.table;
   const hand = v.hand;
   const keys = handKeys(hand);
+  const drawn = latestTurn(v).drawn;
+  const drawnAt = drawn && mySeat() === v.turn ? hand.lastIndexOf(drawn) : -1;
   const cards = hand.map((/** @type {string} */ c, /** @type {number} */ i) => {
-    const b = cardNode(c, { button: true, pressed: tb.selected.has(keys[i]), key: `card-${keys[i]}` });
+    const b = cardNode(c, { button: true, pressed: tb.selected.has(keys[i]), key: `card-${keys[i]}`, extra: i === drawnAt ? "fresh" : null });
     b.dataset.card = c;
     b.addEventListener("click", () => toggle(keys[i]));
     b.addEventListener("keydown", (e) => {
@@ -373,7 +422,15 @@ function handOver(v, seat) {
   const tb = app.table;
   const over = tb.info.status === "over" || v.winner !== null;
   const box = el("section", { class: "panel hand-over", id: "hand-over", "aria-labelledby": "over-h" },
-    el("h2", { id: "over-h" }, over ? t("over.match") : t("over.hand-title", { n: v.hand_number + 1 })), scoresTable(v, v.scores));
+    el("h2", { id: "over-h" }, over ? t("over.match") : t("over.hand-title", { n: v.hand_number + 1 })));
+  const ended = (v.hands_played || [])[v.hand_number];
+  if (ended) {
+    const how = ended.ended_by === "going-out" && ended.went_out !== null
+      ? t("over.ended.going-out", { names: sideName(v, ended.went_out) })
+      : t(`over.ended.${ended.ended_by}`);
+    box.append(el("p", { class: "ended", id: "ended" }, how));
+  }
+  box.append(scoresTable(v, v.scores));
   if (tb.reveal) {
     box.append(el("h3", {}, t("over.cards-left")), el("div", { class: "reveal" }, tb.reveal.hands.map((/** @type {string[]} */ h, /** @type {number} */ i) => el("div", {},
       el("strong", {}, `${v.names[i]}: `), h.length ? h.map((c) => cardNode(c)) : t("over.no-cards")))));
