@@ -125,9 +125,9 @@ def sign_in(page: Page, name: str) -> None:
     expect(page.locator("#f-preset")).to_be_visible()
 
 
-def create_table(page: Page, seats: list[str], **options: str) -> str:
+def create_table(page: Page, seats: list[str], preset: str = "aberto", **options: str) -> str:
     """Fill in the lobby's form: seats (``me``, ``open``, ``invite`` or a bot spec), options."""
-    page.select_option("#f-preset", "aberto")
+    page.select_option("#f-preset", preset)
     page.select_option("#f-players", str(len(seats)))
     for i, seat in enumerate(seats):
         kind = seat if seat in ("me", "open", "invite") else "bot"
@@ -440,3 +440,70 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
     page.reload()
     expect(page.locator("#act-discard")).to_contain_text("Scarta")
     assert page.locator("html").get_attribute("lang") == "it"
+
+
+def short_opening(codes: list[str]) -> list[str] | None:
+    """Three cards of a hand that make a ``us`` meld worth less than the 50 to open."""
+    from itertools import combinations
+
+    from buraco.cards import parse_card
+    from buraco.melds import TableMeld, shape_of
+    from buraco.rules import make_rules
+
+    rules = make_rules("us", players=4)
+    for trio in combinations(codes, 3):
+        cards = tuple(parse_card(c) for c in trio)
+        shape = shape_of(cards, rules)
+        if isinstance(shape, TableMeld) and shape.value < 50:
+            return list(trio)
+    return None
+
+
+def test_a_discard_that_fails_the_us_opening_says_what_it_costs_first(
+    open_page: Callable[..., Page],
+) -> None:
+    # 004 (us): an opening short of the minimum goes back to the hand, and the minimum
+    # rises by 15; the page asks before a discard does that
+    page = open_page()
+    sign_in(page, "Enzo")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"], preset="us")
+    for _ in range(20):
+        wait_my_draw(page)
+        page.click("#act-draw")
+        expect(page.locator("#whose")).to_contain_text("meld, add or discard")
+        codes = [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]
+        trio = short_opening(codes)
+        if trio is None or page.locator(".side.own .meld").count():
+            draw_and_discard_rest(page)
+            continue
+        page.fill("#typed", "meld " + " ".join(trio))
+        page.press("#typed", "Enter")
+        expect(page.locator(".side.own .meld")).to_have_count(1)
+        expect(page.locator(".side.own .meld")).to_contain_text("staged")
+        held = len(hand(page))
+        page.locator(".hand .card").first.click()
+        page.click("#act-discard")
+        confirm = page.locator("#confirm")
+        expect(confirm).to_contain_text("of the 50 points it needs")
+        expect(confirm).to_contain_text("raises your side's minimum to 65")
+        page.click("#confirm-no")  # nothing sent, nothing changed
+        expect(confirm).to_have_count(0)
+        assert len(hand(page)) == held
+        expect(page.locator(".side.own .meld")).to_have_count(1)
+        page.click("#act-discard")
+        page.click("#confirm-yes")
+        # the staged cards are back in the hand, less the discard
+        expect(page.locator(".hand .card")).to_have_count(held + 3 - 1)
+        expect(page.locator(".side.own .meld")).to_have_count(0)
+        expect(page.locator(".log ol")).to_contain_text("Enzo's opening fell short (")
+        return
+    pytest.fail("no short opening came up in 20 turns")
+
+
+def draw_and_discard_rest(page: Page) -> None:
+    """Having drawn: discard the first card (a turn that does nothing else)."""
+    page.locator(".hand .card").first.click()
+    page.click("#act-discard")
+    if page.locator("#confirm").count():
+        page.click("#confirm-yes")
+    expect(page.locator("#whose")).not_to_contain_text("meld, add or discard")

@@ -219,6 +219,7 @@ class TableService:
         made (its creator is on the way to it).
         """
         lt.load(events)
+        lt.hand_pause = self.settings.hand_pause
         lt.remote = self.presence.setdefault(lt.id, {})
         if not new:
             self._recount(lt)

@@ -145,6 +145,8 @@ class LiveTable:
     """Per other server process: the seats with a connection there (and when it said so)."""
     turn_since: float = field(default_factory=time.monotonic)
     hand_over_at: float = 0.0
+    hand_pause: float = 15.0
+    """Seconds between a hand's end and the next deal while a player is not ready."""
     driver: asyncio.Task[None] | None = None
     chat_rate: Bucket | None = None
     """Chat lines the table still takes from everyone together (made at the first line)."""
@@ -372,14 +374,22 @@ class LiveTable:
         return out
 
     def clock(self) -> dict[str, Any]:
-        """Whose turn it is and for how long (seconds), for the turn clock."""
+        """Whose turn it is and for how long (seconds), for the turn clock.
+
+        Between hands, ``next_deal``: the seconds left before the next hand is dealt
+        whether or not everyone is ready (None during a hand and once the match is over).
+        """
         g = self.game
         if g is None or g.is_hand_over():
-            return {"turn": None, "elapsed": 0.0, "limit": self.turn_timer}
+            left = None
+            if g is not None and not g.is_over():
+                left = round(max(0.0, self.hand_pause - (time.monotonic() - self.hand_over_at)), 1)
+            return {"turn": None, "elapsed": 0.0, "limit": self.turn_timer, "next_deal": left}
         return {
             "turn": g.turn,
             "elapsed": round(time.monotonic() - self.turn_since, 1),
             "limit": self.turn_timer,
+            "next_deal": None,
         }
 
     # ----- frames ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ const PING_EVERY = 25000;
 export function showTable(id, invite) {
   app.table = {
     id, invite, version: null, view: null, info: null, you: null, selected: new Set(), chat: [],
-    reason: "", closing: false, retry: 0, ready: false, reveal: null, pending: false, choice: null,
+    reason: "", closing: false, retry: 0, ready: false, reveal: null, pending: false, choice: null, confirm: null,
     asked: false, ws: null, pinger: null, board: null, status: null, clock: null, clockAt: 0,
   };
   const tb = app.table;
@@ -137,7 +137,7 @@ function onMessage(m) {
         if (!/^(draw|take-pile|turn-up)/.test(ev.action)) tb.selected.clear();
       }
       tb.you = { ...(tb.you || {}), seat: m.seat };
-      tb.pending = false; tb.choice = null;
+      tb.pending = false; tb.choice = null; tb.confirm = null;
       render(); break;
     }
     case "missed":

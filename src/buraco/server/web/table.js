@@ -89,7 +89,36 @@ function doAdd(n) {
 function doDiscard() {
   const sel = selectedCards();
   if (sel.length !== 1) return refuse(sel.length ? t("hint.one-to-discard") : t("hint.select-to-discard"));
+  const cost = openingCost();
+  if (cost) {
+    // a discard now fails the opening: say what it costs before it is sent
+    app.table.confirm = { text: cost, action: `discard ${sel[0]}` };
+    render();
+    /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
+    return;
+  }
   act(`discard ${sel[0]}`);
+}
+
+/** What discarding now would cost: an opening staged short of the minimum (null: nothing). */
+function openingCost() {
+  const v = app.table.view;
+  const need = v.requirement[v.side];
+  const staged = v.detail ? v.detail.staged_value : 0;
+  if (!need || !staged || staged >= need) return null;
+  const penalty = (v.options && v.options.failed_opening_penalty) || 0;
+  return penalty
+    ? t("confirm.opening-short-raised", { value: staged, need, now: need + penalty })
+    : t("confirm.opening-short", { value: staged, need });
+}
+
+function confirmPanel() {
+  const c = app.table.confirm;
+  const cancel = () => { app.table.confirm = null; render(); };
+  return el("div", { class: "panel choices confirm", id: "confirm", role: "alertdialog", "aria-labelledby": "confirm-text" },
+    el("p", { id: "confirm-text" }, c.text),
+    el("button", { type: "button", class: "primary", id: "confirm-yes", onclick: () => { app.table.confirm = null; act(c.action); } }, t("confirm.discard-anyway")),
+    el("button", { type: "button", id: "confirm-no", onclick: cancel }, t("choice.cancel")));
 }
 
 /** @param {number} n */
@@ -183,6 +212,14 @@ async function leave() {
   const tb = app.table;
   try { await api("POST", `/api/tables/${encodeURIComponent(tb.id)}/leave`); tb.you = { ...(tb.you || {}), seat: null }; render(); }
   catch (x) { toast(/** @type {Error} */ (x).message); }
+}
+
+/** Between hands: the seconds before the next deal, in words (null when none is due). */
+function nextDealText() {
+  const tb = app.table;
+  if (!tb.clock || tb.clock.next_deal === null || tb.clock.next_deal === undefined) return null;
+  const left = Math.max(0, Math.ceil(tb.clock.next_deal - (Date.now() - tb.clockAt) / 1000));
+  return t("over.next-deal", { n: left });
 }
 
 function clockText() {
@@ -309,6 +346,7 @@ function board(v, seat) {
     return el("section", { class: `side${own ? " own" : ""}`, "aria-label": t("side.label", { names: seatsOf }) }, head, list);
   })));
   if (tb.choice) felt.append(choicePanel());
+  if (tb.confirm) felt.append(confirmPanel());
   felt.append(el("div", { id: "reason", role: "alert" }));
   // my hand and actions, or a spectator's note
   if (seat !== null) felt.append(handPanel(v));
@@ -447,9 +485,13 @@ function handOver(v, seat) {
     }
     if (tb.info.rematch) box.append(el("p", {}, el("a", { href: `#/table/${tb.info.rematch}`, class: "button primary", id: "go-rematch" }, t("over.go-rematch"))));
     else if (seat !== null) box.append(el("button", { type: "button", class: "primary", id: "rematch", "data-key": "rematch", onclick: rematch }, t("over.rematch")));
-  } else if (seat !== null) {
-    box.append(el("button", { type: "button", class: "primary", id: "ready", "data-key": "ready", "aria-keyshortcuts": "r", disabled: tb.ready,
-      onclick: ready }, tb.ready ? t("over.waiting") : t("over.ready")));
+  } else {
+    if (seat !== null) {
+      box.append(el("button", { type: "button", class: "primary", id: "ready", "data-key": "ready", "aria-keyshortcuts": "r", disabled: tb.ready,
+        onclick: ready }, tb.ready ? t("over.waiting") : t("over.ready")));
+    }
+    const next = nextDealText();
+    if (next !== null) box.append(el("p", { class: "next-deal", id: "next-deal" }, next));
   }
   return box;
 }
@@ -511,6 +553,9 @@ document.addEventListener("keydown", (e) => {
 });
 
 setInterval(() => {
+  if (!app.table) return;
   const c = document.getElementById("clock");
-  if (app.table && c) { const text = clockText(); if (text) c.textContent = text; }
+  if (c) { const text = clockText(); if (text) c.textContent = text; }
+  const next = document.getElementById("next-deal");
+  if (next) { const text = nextDealText(); if (text) next.textContent = text; }
 }, 1000);
