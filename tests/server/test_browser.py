@@ -507,3 +507,50 @@ def draw_and_discard_rest(page: Page) -> None:
     if page.locator("#confirm").count():
         page.click("#confirm-yes")
     expect(page.locator("#whose")).not_to_contain_text("meld, add or discard")
+
+
+def test_the_hand_is_sorted_and_arranged_by_taps_on_a_phone_and_kept(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(PHONE, has_touch=True, is_mobile=True)
+    sign_in(page, "Flor")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    expect(page.locator(".hand .card")).to_have_count(11)
+    codes = lambda: [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]  # noqa: E731
+    suits = "SHCD"
+    page.tap("#sort-suit")
+    got = codes()
+    order = [suits.index(c[1]) if c != "JK" else 9 for c in got]
+    assert order == sorted(order), got
+    page.tap("#sort-rank")
+    ranks = "3456789TJQKA2"
+    got = codes()
+    order = [ranks.index(c[0]) if c != "JK" else 99 for c in got]
+    assert order == sorted(order), got
+    # arranging by taps: the last card, then the first: it goes before it
+    page.tap("#arrange")
+    before = codes()
+    page.locator(".hand .card").last.tap()
+    expect(page.locator("#arrange-help")).to_contain_text("Now tap the card it goes before")
+    page.locator(".hand .card").first.tap()
+    after = [before[-1], *before[:-1]]
+    expect(page.locator(".hand .card").first).to_have_attribute("data-card", before[-1])
+    assert codes() == after
+    assert (
+        page.locator('.hand .card[aria-pressed="true"]').count() == 0
+    )  # arranging selects nothing
+    page.reload()  # the arrangement is kept for the hand
+    expect(page.locator(".hand .card")).to_have_count(11)
+    assert codes() == after
+
+
+def test_a_card_is_dragged_to_its_place_with_the_mouse(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    sign_in(page, "Gil")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    expect(page.locator(".hand .card")).to_have_count(11)
+    before = [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]
+    page.drag_and_drop(".hand .card >> nth=10", ".hand .card >> nth=2")
+    expect(page.locator(".hand .card").nth(2)).to_have_attribute("data-card", before[10])
+    after = [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]
+    assert after == [*before[:2], before[10], *before[2:10]]

@@ -5,6 +5,7 @@ import { backs, cardNode, meldNode, scoresTable, sideName } from "./cards.js";
 import { reconnect, send } from "./connection.js";
 import { el, toast } from "./dom.js";
 import { actionWords, cardName, cardText, feedWords, t, tn, usePreset } from "./i18n.js";
+import { arrange, codeOf, handKeys, loadArrangement, moveKey, saveArrangement, sortKeys } from "./hand.js";
 import { nameForm } from "./lobby.js";
 import { app } from "./state.js";
 
@@ -19,13 +20,6 @@ function matchClock(info) {
 
 function mySeat() { const tb = app.table; return tb && tb.you && tb.you.seat !== null && tb.you.seat !== undefined ? tb.you.seat : null; }
 
-// The hand's cards with a stable key each (the code and which copy), for selection and focus.
-/** @param {string[]} hand */
-function handKeys(hand) {
-  /** @type {Record<string, number>} */
-  const seen = {};
-  return hand.map((c) => { seen[c] = (seen[c] || 0) + 1; return `${c}#${seen[c]}`; });
-}
 
 /** @returns {string[]} */
 function legal() { return app.table.view ? app.table.view.legal : []; }
@@ -377,16 +371,42 @@ function choicePanel() {
 function handPanel(v) {
   const tb = app.table;
   const hand = v.hand;
-  const keys = handKeys(hand);
+  const serverKeys = handKeys(hand);
   const drawn = latestTurn(v).drawn;
-  const drawnAt = drawn && mySeat() === v.turn ? hand.lastIndexOf(drawn) : -1;
-  const cards = hand.map((/** @type {string} */ c, /** @type {number} */ i) => {
-    const b = cardNode(c, { button: true, pressed: tb.selected.has(keys[i]), key: `card-${keys[i]}`, extra: i === drawnAt ? "fresh" : null });
+  const drawnKey = drawn && mySeat() === v.turn ? serverKeys[hand.lastIndexOf(drawn)] : null;
+  const arrangement = arrangementOf(v);
+  const shown = arrange(arrangement, hand);
+  /** @param {string[]} order */
+  const rearrange = (order) => {
+    arrangement.order = order; arrangement.sort = null; tb.picked = null;
+    saveArrangement(tb.id, v.hand_number, arrangement);
+    render();
+  };
+  const cards = shown.map((key, i) => {
+    const c = codeOf(key);
+    const b = cardNode(c, { button: true, pressed: tb.selected.has(key), key: `card-${key}`, extra: [key === drawnKey ? "fresh" : "", key === tb.picked ? "picked" : ""].join(" ").trim() || null });
     b.dataset.card = c;
-    b.addEventListener("click", () => toggle(keys[i]));
+    b.draggable = true;
+    b.addEventListener("click", () => {
+      if (!tb.arranging) { toggle(key); return; }
+      // arranging by taps: the first tap picks a card, the next puts it before the one tapped
+      if (tb.picked === null) { tb.picked = key; render(); } else if (tb.picked === key) { tb.picked = null; render(); } else rearrange(moveKey(shown, tb.picked, key));
+    });
+    b.addEventListener("dragstart", (e) => { e.dataTransfer?.setData("text/plain", key); });
+    b.addEventListener("dragover", (e) => { e.preventDefault(); });
+    b.addEventListener("drop", (e) => {
+      e.preventDefault();
+      const moved = e.dataTransfer?.getData("text/plain");
+      if (moved && moved !== key && shown.includes(moved)) rearrange(moveKey(shown, moved, key));
+    });
     b.addEventListener("keydown", (e) => {
       if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
         e.preventDefault();
+        if (e.shiftKey) { // move the card itself
+          const to = i + (e.key === "ArrowRight" ? 2 : -1);
+          if (to >= 0 && to <= shown.length) rearrange(moveKey(shown, key, shown[to] ?? null));
+          return;
+        }
         const all = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".hand .card")]);
         const at = all.indexOf(b);
         all[(at + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length]?.focus();
@@ -394,6 +414,18 @@ function handPanel(v) {
     });
     return b;
   });
+  /** @param {string} how */
+  const sortBy = (how) => {
+    arrangement.sort = how; arrangement.order = sortKeys(serverKeys, how); tb.picked = null;
+    saveArrangement(tb.id, v.hand_number, arrangement);
+    render();
+  };
+  const arrangeBar = el("div", { class: "row arrange", role: "group", "aria-label": t("hand.arrange-label") },
+    el("button", { type: "button", id: "sort-suit", "data-key": "sort-suit", "aria-pressed": arrangement.sort === "suit" ? "true" : "false", onclick: () => sortBy("suit") }, t("hand.sort-suit")),
+    el("button", { type: "button", id: "sort-rank", "data-key": "sort-rank", "aria-pressed": arrangement.sort === "rank" ? "true" : "false", onclick: () => sortBy("rank") }, t("hand.sort-rank")),
+    el("button", { type: "button", id: "arrange", "data-key": "arrange", "aria-pressed": tb.arranging ? "true" : "false",
+      onclick: () => { tb.arranging = !tb.arranging; tb.picked = null; render(); } }, t("hand.arrange")),
+    tb.arranging ? el("span", { class: "muted", id: "arrange-help" }, tb.picked ? t("hand.arrange-put") : t("hand.arrange-pick")) : null);
   const L = legal();
   const sel = selectedCards();
   const mine = myTurn();
@@ -425,10 +457,25 @@ function handPanel(v) {
   return el("section", { class: "panel mine", "aria-labelledby": "hand-h" },
     el("div", { class: "row" }, el("h2", { id: "hand-h" }, t("hand.title", { n: hand.length })), v.hidden_pot ? el("span", {}, tn("hand.hidden-pot", v.hidden_pot)) : null,
       sel.length ? el("span", { class: "muted" }, t("hand.selected", { cards: sel.map(cardText).join(" ") })) : null),
-    el("div", { class: "hand", role: "group", "aria-label": t("hand.label") }, cards),
+    el("div", { class: `hand${tb.arranging ? " arranging" : ""}`, role: "group", "aria-label": t("hand.label") }, cards),
+    arrangeBar,
     el("div", { class: "actions", role: "toolbar", "aria-label": t("act.label") }, buttons),
     el("p", { class: "hint", id: "hint" }, hint),
     mine ? typedForm : null);
+}
+
+/**
+ * The arrangement of the hand in play (kept per table and hand).
+ * @param {any} v
+ * @returns {{order: string[] | null, sort: string | null}}
+ */
+function arrangementOf(v) {
+  const tb = app.table;
+  if (!tb.arrangement || tb.arrangementHand !== v.hand_number) {
+    tb.arrangement = loadArrangement(tb.id, v.hand_number);
+    tb.arrangementHand = v.hand_number;
+  }
+  return tb.arrangement;
 }
 
 /** @param {string} key */
