@@ -516,7 +516,10 @@ def test_the_hand_is_sorted_and_arranged_by_taps_on_a_phone_and_kept(
     sign_in(page, "Flor")
     create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
     expect(page.locator(".hand .card")).to_have_count(11)
-    codes = lambda: [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]  # noqa: E731
+
+    def codes() -> list[str]:
+        return [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]
+
     suits = "SHCD"
     page.tap("#sort-suit")
     got = codes()
