@@ -20,6 +20,7 @@ from buraco.record import replay
 from buraco.server.app import create_app
 from buraco.server.models import GameRow
 from buraco.server.routes import COOKIE
+from buraco.server.service import BOT_NAMES
 from buraco.server.store import Store
 from buraco.views import seat_view
 from serverkit import Player, Server, make_settings, receive, until, wait_for
@@ -560,7 +561,9 @@ def test_games_lists_all_mine_and_by_table(finished: tuple[Server, Player, int])
     every = client.get("/api/games").json()["games"]
     assert [g["id"] for g in every] == [game_id]
     game = every[0]
-    assert game["names"] == ["Ana", "greedy 2"] and game["preset"] == "aberto"
+    assert (
+        game["names"][0] == "Ana" and game["names"][1] in BOT_NAMES and game["preset"] == "aberto"
+    )
     assert game["players"] == 2 and game["hands"] == 1 and len(game["totals"]) == 2
     if game["totals"][0] != game["totals"][1]:
         assert game["winner"] == (0 if game["totals"][0] > game["totals"][1] else 1)
@@ -597,7 +600,7 @@ def test_the_record_replays_and_its_deals_verify(finished: tuple[Server, Player,
     game = replay(record)
     summary = server.client.get(f"/api/games/{game_id}").json()
     assert game.is_over() and game.totals == summary["totals"] and game.winner == summary["winner"]
-    assert list(game.names) == ["Ana", "greedy 2"]
+    assert list(game.names) == summary["names"] and game.names[1] in BOT_NAMES
     checks = verify(record)
     assert len(checks) == 1 and all(c.ok for c in checks), checks
     by = {a[0] for a in record["hands"][0]["actions"]}
@@ -688,7 +691,10 @@ def test_a_rematch_is_for_the_players_only(finished: tuple[Server, Player, int])
     assert r.status_code == 200
     new = r.json()["table"]
     assert new["id"] != table and new["options"] == {"match_hands": 1}
-    assert [s["name"] for s in new["seats"]] == ["Ana", "greedy 2"]
+    # the same people, the bot under the same name
+    old = server.client.get(f"/api/tables/{table}").json()["table"]
+    assert [s["name"] for s in new["seats"]] == [s["name"] for s in old["seats"]]
+    assert new["seats"][1]["name"] in BOT_NAMES
     again = server.client.post(f"/api/tables/{table}/rematch", headers=ana.headers)
     assert again.json()["table"]["id"] == new["id"]  # one rematch, asked twice
     assert table_of(server, table)["table"]["rematch"] == new["id"]
@@ -838,3 +844,23 @@ def test_a_name_with_nothing_to_see_is_refused(shared: Server, name: str) -> Non
     r = shared.client.post("/api/guests", json={"name": name})
     shared.client.cookies.clear()
     assert r.status_code == 400 and r.json()["error"]["field"] == "name"
+
+
+def test_bots_are_named_like_people_and_never_like_a_guest_at_the_table(
+    sqlite_server: Server,
+) -> None:
+    # the names are chosen by the table: over many tables a guest named like a bot still
+    # never meets a bot of the same name
+    seen: set[str] = set()
+    ana = sqlite_server.guest("Tião")
+    for i in range(8):
+        if i == 4:  # a guest has at most 5 unfinished tables
+            ana = sqlite_server.guest("Tião")
+        me = {"kind": "me"}
+        t = sqlite_server.create(ana, [me, *BOTS, {"kind": "bot", "bot": "random"}])["table"]
+        names = [s["name"] for s in t["seats"]]
+        assert names[0] == "Tião" and len(set(names)) == 4
+        assert all(n in BOT_NAMES and n != "Tião" for n in names[1:])
+        assert all(s["kind"] == "bot" and s["bot"] for s in t["seats"][1:])
+        seen.update(names[1:])
+    assert len(seen) > 6  # not always the same three

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from buraco.bots import make_bot, seat_name
+from buraco.bots import make_bot
 from buraco.errors import BuracoError, RulesError
 from buraco.fairness import new_deal
 from buraco.game import MAX_NAME
@@ -63,6 +63,49 @@ TURN_TIMERS = (0, 30, 60, 120)
 
 MATCH_MINUTES = (0, 15, 30, 60, 90)
 """The lengths a timed match may have, in minutes (0: not timed)."""
+
+
+BOT_NAMES = (
+    "Tião",
+    "Cida",
+    "Dona Lurdes",
+    "Zeca",
+    "Chela",
+    "Pocho",
+    "Tano",
+    "Mirta",
+    "Nonna Pina",
+    "Gigi",
+    "Carmela",
+    "Beppe",
+    "Dalva",
+    "Seu Jorge",
+    "Negra",
+    "Cacho",
+    "Lola",
+    "Totò",
+    "Neide",
+    "Ruso",
+    "Rosita",
+    "Peppino",
+    "Bebel",
+    "Quica",
+)
+"""Names for the bots at a table, as players of Brazil, Argentina, Uruguay and Italy are
+called (the seat says it is a bot, and which)."""
+
+
+def _name_bots(seats: list[Seat], table_id: str) -> None:
+    """Give each bot seat a name of :data:`BOT_NAMES` that no guest at the table has.
+
+    The names are chosen by the table's id (compared case-folded with the guests').
+    """
+    taken = {s.name.casefold() for s in seats if s.kind == "guest"}
+    names = [n for n in BOT_NAMES if n.casefold() not in taken]
+    random.Random(table_id).shuffle(names)
+    for s in seats:
+        if s.kind == "bot":
+            s.name = names.pop()
 
 
 class ServiceError(Exception):
@@ -323,7 +366,7 @@ class TableService:
                     raise ServiceError("seats", f"seat {i + 1}: {exc}", field="seats") from None
                 assert isinstance(bot, str)
                 _check_budget(bot, i)
-                seats.append(Seat(i, "bot", bot, None, False, seat_name(bot, i)))
+                seats.append(Seat(i, "bot", bot, None, False, ""))  # named below
             elif kind == "me":
                 mine += 1
                 seats.append(Seat(i, "guest", None, guest.id, False, guest.name))
@@ -333,6 +376,7 @@ class TableService:
                 seats.append(Seat(i, "open", None, None, False, f"Seat {i + 1}"))
         if mine > 1:
             raise ServiceError("seats", "take at most one seat yourself", field="seats")
+        _name_bots(seats, table_id)
         invite = None
         if not spec.public or any(s.kind == "invite" for s in seats):
             invite = secrets.token_urlsafe(12)
