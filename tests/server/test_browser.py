@@ -125,9 +125,12 @@ def sign_in(page: Page, name: str) -> None:
     expect(page.locator("#f-preset")).to_be_visible()
 
 
-def create_table(page: Page, seats: list[str], preset: str = "aberto", **options: str) -> str:
+def create_table(
+    page: Page, seats: list[str], preset: str = "aberto", timer: int = 0, **options: str
+) -> str:
     """Fill in the lobby's form: seats (``me``, ``open``, ``invite`` or a bot spec), options."""
     page.select_option("#f-preset", preset)
+    page.select_option("#f-timer", str(timer))
     page.select_option("#f-players", str(len(seats)))
     for i, seat in enumerate(seats):
         kind = seat if seat in ("me", "open", "invite") else "bot"
@@ -557,3 +560,21 @@ def test_a_card_is_dragged_to_its_place_with_the_mouse(open_page: Callable[..., 
     expect(page.locator(".hand .card").nth(2)).to_have_attribute("data-card", before[10])
     after = [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]
     assert after == [*before[:2], before[10], *before[2:10]]
+
+
+def test_the_turn_clock_warns_and_the_page_says_when_the_stand_in_played(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    sign_in(page, "Hugo")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"], timer=30)
+    wait_my_draw(page)
+    clock = page.locator("#clock")
+    expect(clock).not_to_have_class(re.compile(r"\bwarn\b"))
+    # 10 seconds before the end of the turn: the warning
+    expect(clock).to_have_class(re.compile(r"\bwarn\b"), timeout=35_000)
+    expect(clock).to_contain_text("hurry:")
+    # the time runs out: the stand-in moves for you, and the page says so
+    expect(page.locator("#reason")).to_contain_text(
+        "Your time ran out: the stand-in played for you (", timeout=20_000
+    )

@@ -51,3 +51,23 @@ def test_no_next_deal_once_the_match_is_over() -> None:
     play_hand(game, [make_bot("greedy", seed=s) for s in range(2)])
     assert game.is_over()
     assert table(game).clock()["next_deal"] is None
+
+
+def test_a_seat_without_a_connection_says_when_it_will_be_away() -> None:
+    from buraco.server.tables import Seat
+
+    game = Game(make_rules("aberto", players=2), seed=3)
+    lt = table(game)
+    lt.seats = [
+        Seat(0, "guest", None, "g1", False, "Ana"),
+        Seat(1, "bot", "greedy", None, False, "Tião"),
+    ]
+    seat = lt.summary(60.0)["seats"][0]
+    assert seat["away"] is False and seat["away_in"] is None  # never left
+    lt.left_at[0] = time.monotonic() - 45.0
+    seat = lt.summary(60.0)["seats"][0]
+    assert seat["connected"] is False and seat["away"] is False and 14.0 <= seat["away_in"] <= 15.0
+    lt.left_at[0] = time.monotonic() - 61.0
+    seat = lt.summary(60.0)["seats"][0]
+    assert seat["away"] is True and seat["away_in"] is None
+    assert lt.summary(60.0)["seats"][1]["away_in"] is None  # a bot is never away

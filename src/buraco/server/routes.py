@@ -164,6 +164,10 @@ class SeatOut(_Out):
     bot: str | None
     connected: Annotated[bool, Field(description="the player has a connection open")]
     away: Annotated[bool, Field(description="gone longer than the grace period: a bot plays")]
+    away_in: Annotated[
+        float | None,
+        Field(description="without a connection, not away yet: seconds left of the grace period"),
+    ] = None
 
 
 class TableOut(_Out):

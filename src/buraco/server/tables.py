@@ -57,8 +57,12 @@ class Seat:
             name=self.name,
         )
 
-    def public(self, connected: bool, away: bool) -> dict[str, Any]:
-        """The seat as every client sees it (no guest id, no invite code)."""
+    def public(self, connected: bool, away: bool, away_in: float | None = None) -> dict[str, Any]:
+        """The seat as every client sees it (no guest id, no invite code).
+
+        ``away_in``: for a player without a connection who is not away yet, the seconds
+        left of the grace period (then a bot plays for them).
+        """
         return {
             "seat": self.seat,
             "kind": self.kind,
@@ -66,6 +70,7 @@ class Seat:
             "bot": self.bot,
             "connected": connected,
             "away": away,
+            "away_in": away_in,
         }
 
 
@@ -290,6 +295,14 @@ class LiveTable:
         since = self.left_at.get(seat)
         return since is not None and time.monotonic() - since >= grace
 
+    def away_in(self, seat: int, grace: float) -> float | None:
+        """Seconds before a seat without a connection is away (None: connected, or away)."""
+        since = self.left_at.get(seat)
+        if since is None:
+            return None
+        left = grace - (time.monotonic() - since)
+        return round(left, 1) if left > 0 else None
+
     def time_up(self) -> bool:
         """Whether a timed match has run its minutes (it ends when the hand in play does)."""
         return (
@@ -322,7 +335,11 @@ class LiveTable:
             "open_seats": [s.seat for s in self.seats if s.kind == "open"],
             "invite_seats": [s.seat for s in self.seats if s.kind == "invite"],
             "seats": [
-                s.public(self.connected(s.seat), s.kind == "guest" and self.away(s.seat, grace))
+                s.public(
+                    self.connected(s.seat),
+                    s.kind == "guest" and self.away(s.seat, grace),
+                    self.away_in(s.seat, grace) if s.kind == "guest" else None,
+                )
                 for s in self.seats
             ],
             "game": self.game_id,

@@ -2,7 +2,7 @@
 // seen, sending, and folding each frame into the table page's state.
 import { api } from "./api.js";
 import { el, toast } from "./dom.js";
-import { errorWords, t, usePreset } from "./i18n.js";
+import { actionWords, errorWords, t, usePreset } from "./i18n.js";
 import { app, main } from "./state.js";
 import { chatPanel, render, renderChat, renderReason } from "./table.js";
 
@@ -108,7 +108,8 @@ function onMessage(m) {
   const tb = app.table;
   switch (m.type) {
     case "state":
-      tb.version = m.version; tb.view = m.view; tb.info = m.table; tb.you = m.you; tb.clock = m.clock; tb.clockAt = Date.now();
+      tb.version = m.version; tb.view = m.view; tb.info = m.table; tb.infoAt = Date.now(); tb.awayShown = false;
+      tb.you = m.you; tb.clock = m.clock; tb.clockAt = Date.now();
       tb.pending = false;
       if (m.view && m.view.scores && !tb.reveal && !tb.asked && m.version > 0) {
         // a hand is over but this page did not see its last event: ask for it (its reveal)
@@ -128,13 +129,18 @@ function onMessage(m) {
         m.view.options = tb.view ? tb.view.options : undefined;
       }
       tb.view = m.view;
-      if (m.table) tb.info = m.table;
+      if (m.table) { tb.info = m.table; tb.infoAt = Date.now(); tb.awayShown = false; }
       if (ev.reveal) tb.reveal = ev.reveal;
       if (ev.kind === "deal") { tb.reveal = null; tb.ready = false; tb.reason = ""; tb.selected.clear(); tb.asked = false; }
       if (ev.kind === "action" && ev.seat === m.seat) {
         tb.reason = "";
         // the cards of a meld, an add or a discard have left the hand: start a new selection
         if (!/^(draw|take-pile|turn-up)/.test(ev.action)) tb.selected.clear();
+        if (ev.by === "timer" || ev.by === "away") {
+          // the stand-in played for you: say so, with what it did, until your next move
+          tb.reason = t(ev.by === "timer" ? "notice.timer" : "notice.away", { action: actionWords(ev.action) });
+          toast(tb.reason);
+        }
       }
       tb.you = { ...(tb.you || {}), seat: m.seat };
       tb.pending = false; tb.choice = null; tb.confirm = null;
@@ -144,7 +150,7 @@ function onMessage(m) {
       for (const ev of m.events) if (ev.reveal) tb.reveal = ev.reveal;
       break;
     case "table":
-      tb.info = m.table; render(); break;
+      tb.info = m.table; tb.infoAt = Date.now(); tb.awayShown = false; render(); break;
     case "chat":
       if (m.lines) tb.chat = m.lines; else if (m.line) tb.chat.push(m.line);
       tb.chat = tb.chat.slice(-200); renderChat(); break;

@@ -17,7 +17,7 @@ export function codeOf(key) { return key.split("#")[0]; }
 
 /** @param {string} code @param {string} how "suit" or "rank" */
 function sortKey(code, how) {
-  if (code === "JK") return [9, 99];
+  if (code === "JK") return [99, 99]; // jokers last
   const suit = SUIT_ORDER.indexOf(code[1]);
   const rank = RANK_ORDER.indexOf(code[0]);
   return how === "suit" ? [suit, rank] : [rank, suit];

@@ -216,12 +216,24 @@ function nextDealText() {
   return t("over.next-deal", { n: left });
 }
 
+/** The seconds left of the turn timer (null: no timer, or no turn). */
+function secondsLeft() {
+  const tb = app.table;
+  if (!tb.clock || tb.clock.turn === null || tb.clock.turn === undefined || !tb.clock.limit) return null;
+  return Math.max(0, tb.clock.limit - Math.floor(tb.clock.elapsed + (Date.now() - tb.clockAt) / 1000));
+}
+
+const WARN_AT = 10;
+/** Seconds left of your turn when the page warns you. */
+
 function clockText() {
   const tb = app.table;
   if (!tb.clock || tb.clock.turn === null || tb.clock.turn === undefined) return null;
-  const s = Math.floor(tb.clock.elapsed + (Date.now() - tb.clockAt) / 1000);
-  if (tb.clock.limit) return t("clock.left", { n: Math.max(0, tb.clock.limit - s) });
-  return t("clock.elapsed", { n: s });
+  const left = secondsLeft();
+  if (left !== null) {
+    return left <= WARN_AT && myTurn() ? t("clock.hurry", { n: left }) : t("clock.left", { n: left });
+  }
+  return t("clock.elapsed", { n: Math.floor(tb.clock.elapsed + (Date.now() - tb.clockAt) / 1000) });
 }
 
 /**
@@ -265,6 +277,16 @@ function latestTurn(v) {
   return { melded, added, discard, drawn };
 }
 
+/**
+ * Whether a seat's player is away (a bot plays for them): as the server said, or since the
+ * grace period it gave has run out. @param {any} info a seat of the table summary
+ */
+function isAway(info) {
+  if (info.away) return true;
+  if (info.away_in === null || info.away_in === undefined || !app.table.infoAt) return false;
+  return Date.now() - app.table.infoAt >= info.away_in * 1000;
+}
+
 /** @param {any} v @param {number | null} seat */
 function board(v, seat) {
   const tb = app.table;
@@ -281,7 +303,7 @@ function board(v, seat) {
     const flags = [];
     if (i === v.dealer) flags.push(t("seat.dealer"));
     if (info.kind === "bot") flags.push(t("seat.bot", { bot: info.bot || "" }));
-    if (info.kind === "guest" && !info.connected) flags.push(info.away ? t("seat.away") : t("seat.disconnected"));
+    if (info.kind === "guest" && !info.connected) flags.push(isAway(info) ? t("seat.away") : t("seat.disconnected"));
     const last = [...feed].reverse().find((/** @type {any} */ e) => e.seat === i && e.action);
     return el("li", { class: `seat${turn === i ? " turn" : ""}${i === seat ? " mine" : ""}`, "aria-current": turn === i ? "true" : null, "data-seat": i },
       el("strong", {}, n), i === seat ? ` ${t("seat.you")}` : "", " ", backs(v.hand_sizes[i]),
@@ -299,7 +321,7 @@ function board(v, seat) {
   felt.append(el("div", { class: "status", id: "status" },
     el("span", {}, t("table.hand-number", { n: v.hand_number + 1 })),
     el("span", { id: "whose" }, whose),
-    clock !== null ? el("span", { class: "clock", id: "clock" }, clock) : null,
+    clock !== null ? el("span", { class: `clock${warnNow() ? " warn" : ""}`, id: "clock", role: warnNow() ? "alert" : null }, clock) : null,
     matchClock(tb.info),
     v.last_turn ? el("strong", {}, t("table.last-turn")) : null));
   // stock, pile
@@ -599,10 +621,22 @@ document.addEventListener("keydown", (e) => {
   if (handled) { e.preventDefault(); handled(); }
 });
 
+/** Whether your turn's time is nearly out. */
+function warnNow() {
+  const left = secondsLeft();
+  return left !== null && left <= WARN_AT && myTurn();
+}
+
 setInterval(() => {
   if (!app.table) return;
   const c = document.getElementById("clock");
-  if (c) { const text = clockText(); if (text) c.textContent = text; }
+  if (c) {
+    const text = clockText();
+    if (text) c.textContent = text;
+    if (warnNow() !== c.classList.contains("warn")) render(); // the warning starts (or ends)
+  }
+  const seats = app.table.info ? app.table.info.seats : [];
+  if (seats.some((/** @type {any} */ s) => !s.away && s.away_in && isAway(s)) && !app.table.awayShown) { app.table.awayShown = true; render(); }
   const next = document.getElementById("next-deal");
   if (next) { const text = nextDealText(); if (text) next.textContent = text; }
 }, 1000);
