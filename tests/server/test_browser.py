@@ -300,6 +300,24 @@ def test_a_refused_move_shows_the_reason_and_changes_nothing(
     expect(page.locator("#whose")).not_to_contain_text("meld, add or discard")
 
 
+def test_a_hint_says_what_the_bot_would_play_and_selects_its_cards(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    sign_in(page, "Iara")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    wait_my_draw(page)
+    page.click("#act-hint")
+    expect(page.locator("#reason")).to_have_text(re.compile(r"^Hint: (draw|take the pile)\.$"))
+    page.click("#act-draw")
+    expect(page.locator("#whose")).to_contain_text("meld, add or discard")
+    page.keyboard.press("h")
+    expect(page.locator("#reason")).to_contain_text("Hint: ")
+    hinted = page.locator("#reason").inner_text()
+    if "discard " in hinted:  # the card to discard is selected, ready for the button
+        expect(page.locator('.hand .card[aria-pressed="true"]')).to_have_count(1)
+
+
 def test_a_reload_restores_the_seat_and_the_view(open_page: Callable[..., Page]) -> None:
     page = open_page()
     sign_in(page, "Duda")

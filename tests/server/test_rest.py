@@ -707,6 +707,32 @@ def test_a_rematch_before_the_end_is_refused(shared: Server) -> None:
     assert r.status_code == 409 and error_of(r)["code"] == "not-over"
 
 
+def test_a_hint_is_for_the_player_to_move_only(shared: Server) -> None:
+    ana, bia, eve = shared.guest("Ana"), shared.guest("Bia"), shared.guest("Eve")
+    t = shared.create(ana, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]
+    url = f"/api/tables/{t['id']}/hint"
+    r = shared.client.get(url, headers=ana.headers)
+    assert r.status_code == 409 and error_of(r)["code"] == "turn"  # not dealt yet
+    r = shared.client.post(f"/api/tables/{t['id']}/join", json={"seat": 1}, headers=bia.headers)
+    assert r.status_code == 200, r.text
+    deadline = time.monotonic() + 10
+    while True:
+        answers = {who.name: shared.client.get(url, headers=who.headers) for who in (ana, bia)}
+        codes = sorted(a.status_code for a in answers.values())
+        if codes == [200, 409] or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert codes == [200, 409], {k: v.text for k, v in answers.items()}
+    mover = next(name for name, a in answers.items() if a.status_code == 200)
+    got = answers[mover].json()
+    assert got["action"] in ("draw", "take-pile", "turn-up") and got["version"] >= 1
+    other = next(a for a in answers.values() if a.status_code == 409)
+    assert error_of(other)["code"] == "turn"
+    r = shared.client.get(url, headers=eve.headers)  # a watcher
+    assert r.status_code == 403 and error_of(r)["code"] == "not-seated"
+    assert shared.client.get(url).status_code == 401  # no guest
+
+
 # ----- the server ----------------------------------------------------------------------------
 
 

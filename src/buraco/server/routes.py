@@ -544,6 +544,25 @@ async def leave_table(
     return {"table": lt.summary(request.app.state.settings.grace)}
 
 
+class HintOut(_Out):
+    """A suggested move."""
+
+    action: str = Field(description="the move in notation, as the heuristic bot would play it")
+    version: int = Field(description="the table's version the hint is for")
+
+
+@router.get(
+    "/api/tables/{table_id}/hint",
+    tags=["tables"],
+    response_model=HintOut,
+    responses=_refusals(401, 403, 404, 409, 422),
+)
+async def hint(table_id: str, service: Svc, guest: NeedGuest) -> HintOut:
+    """What the ``heuristic`` bot would play in your seat now (you must be the one to move)."""
+    lt = await _table(service, table_id, guest, None)
+    return HintOut(action=service.hint(lt, guest), version=lt.version)
+
+
 @router.post(
     "/api/tables/{table_id}/rematch",
     tags=["tables"],

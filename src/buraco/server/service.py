@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from buraco.bots import make_bot
+from buraco.bots.heuristic import HeuristicBot
 from buraco.errors import BuracoError, RulesError
 from buraco.fairness import new_deal
 from buraco.game import MAX_NAME
@@ -405,6 +406,20 @@ class TableService:
             return None
         self.owned.add(row.id)
         return Lease(table_id=row.id, owner=self.bus.proc, until=time.time() + self.settings.lease)
+
+    def hint(self, lt: LiveTable, guest: Guest) -> str:
+        """What the ``heuristic`` bot would play in a player's seat now (action text).
+
+        Only for the player to move, from that seat's own view.
+        """
+        seat = lt.seat_of(guest.id)
+        if seat is None:
+            raise ServiceError("not-seated", "only a player gets a hint", status=403)
+        g = lt.game
+        if g is None or g.is_hand_over() or g.turn != seat:
+            raise ServiceError("turn", "a hint is for the player to move", status=409, rule="turn")
+        bot = HeuristicBot(seed=lt.version)
+        return str(bot.choose(seat_view(g, seat), g.legal_actions()))
 
     def may_see(self, lt: LiveTable, guest: Guest | None, invite: str | None) -> bool:
         """Whether someone may watch or join a table (a private one needs the invite code)."""

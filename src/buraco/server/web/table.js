@@ -123,6 +123,27 @@ function doMove(n) {
   act(`move ${n} low`);
 }
 
+/** Ask the server what the heuristic bot would play here; say it and select its cards. */
+async function doHint() {
+  const tb = app.table;
+  let got;
+  try { got = await api("GET", `/api/tables/${encodeURIComponent(tb.id)}/hint`); }
+  catch (x) { refuse(/** @type {Error} */ (x).message); return; }
+  if (app.table !== tb || got.version !== tb.version) return; // the table moved on meanwhile
+  const p = got.action.split(" ");
+  const cards = p[0] === "meld" ? p.slice(1) : p[0] === "discard" ? [p[1]] : p[0] === "add" ? [p[2]] : [];
+  if (cards.length) {
+    tb.selected.clear();
+    const keys = handKeys(tb.view.hand);
+    for (const c of cards) {
+      const key = keys.find((k) => codeOf(k) === c && !tb.selected.has(k));
+      if (key) tb.selected.add(key);
+    }
+  }
+  tb.reason = t("hint.suggest", { action: actionWords(got.action) });
+  render();
+}
+
 /** @param {string[]} options @param {string} title */
 function choose(options, title) {
   app.table.choice = { options, title };
@@ -466,6 +487,7 @@ function handPanel(v) {
   buttons.push(
     b("meld", t("act.meld"), "m", doMeld, { primary: melds.length > 0, disabled: !mine || !sel.length }),
     b("discard", t("act.discard"), "x", doDiscard, { primary: playPhase && sel.length === 1 && L.includes(`discard ${sel[0]}`), disabled: !mine || sel.length !== 1 }));
+  buttons.push(b("hint", t("act.hint"), "h", doHint, { disabled: !mine }));
   if (tb.selected.size) buttons.push(b("clear", t("act.clear"), "Escape", () => { tb.selected.clear(); render(); }));
   let hint;
   if (!mine) hint = v.scores ? t("hint.hand-over") : t("hint.wait");
@@ -608,7 +630,7 @@ document.addEventListener("keydown", (e) => {
   /** @type {Record<string, () => void>} */
   const keys = {
     d: () => act("draw"), t: () => act("take-pile"), p: () => act("take-pile"), u: () => act("turn-up"),
-    m: doMeld, x: doDiscard,
+    m: doMeld, x: doDiscard, h: doHint,
     a: () => {
       const sel = selectedCards();
       const fit = tb.view.melds[tb.view.side].filter((/** @type {any} */ m) => addOptions(m.number, sel).length);
