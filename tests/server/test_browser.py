@@ -179,6 +179,19 @@ def draw_and_discard(page: Page, *, tap: bool = False) -> None:
     expect(page.locator("#whose")).not_to_contain_text("meld, add or discard")
 
 
+def assert_accessible(page: Page, where: str) -> None:
+    """No serious or critical accessibility violation on the page (axe-core)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    bad = [
+        (v["id"], v["help"], [n["target"] for n in v["nodes"]][:3])
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert bad == [], f"{where}: {bad}"
+
+
 def save_screenshot(page: Page, env: str) -> None:
     path = os.environ.get(env)
     if path:
@@ -219,6 +232,7 @@ def test_two_people_and_two_bots_play_a_hand_by_clicks(open_page: Callable[..., 
             if page.locator("#hand-over").count() == 0 and page.locator("#stock:enabled").count():
                 if page is ana and turns >= 10 and not shot:
                     save_screenshot(ana, "BURACO_SCREENSHOT")  # Ana's turn, mid-hand
+                    assert_accessible(ana, "a table mid-hand")
                     shot = True
                 draw_and_discard(page)
                 assert len(hand(page)) == 11
@@ -240,6 +254,7 @@ def test_two_people_and_two_bots_play_a_hand_by_clicks(open_page: Callable[..., 
         expect(over.locator("#hands-table tbody tr")).to_have_count(1)
         expect(over.locator(".winner")).to_contain_text("match")
         expect(over).to_contain_text("Cards left in hand")
+    assert_accessible(ana, "the end of a match")
     record = ana.locator("#hand-over a", has_text="Download the game record")
     expect(record).to_be_visible()
     data = json.loads(ana.request.get(str(record.get_attribute("href"))).text())
@@ -427,6 +442,8 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
 ) -> None:
     page = open_page(locale="pt-BR")  # the browser sends Accept-Language: pt-BR
     page.goto("/")
+    expect(page.locator("#name-h")).to_be_visible()
+    assert_accessible(page, "the lobby")
     assert page.locator("html").get_attribute("lang") == "pt-BR"
     expect(page.locator("#name-h")).to_have_text("Escolha um nome para jogar")
     page.fill("#name", "Gabi")

@@ -97,6 +97,6 @@ const SCORE_ROWS = ["melds", "bonuses", "hand", "pot", "going_out", "cut", "roun
 /** A hand's scores per side. @param {any} v @param {any[]} scores */
 export function scoresTable(v, scores) {
   return el("table", { class: "scores" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ""), scores.map((_, i) => el("th", { scope: "col" }, sideName(v, i))))),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, el("span", { class: "sr-only" }, t("score.what"))), scores.map((_, i) => el("th", { scope: "col" }, sideName(v, i))))),
     el("tbody", {}, SCORE_ROWS.map((key) => el("tr", { class: key === "total" ? "total" : null }, el("th", { scope: "row" }, t(`score.${key}`)), scores.map((s) => el("td", {}, `${s[key] ?? 0}`))))));
 }

@@ -78,7 +78,7 @@ function tablesTable(tables) {
       el("td", {}, open ? el("a", { href: `#/table/${tb.id}`, class: "join" }, t("lobby.join")) : null, " ",
         el("a", { href: `#/table/${tb.id}`, class: "watch" }, t("lobby.watch"))));
   });
-  const heads = [t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.seats"), t("lobby.col.open-seats"), ""];
+  const heads = [t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.seats"), t("lobby.col.open-seats"), hidden(t("lobby.col.actions"))];
   return el("table", { class: "list" },
     el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows));
@@ -93,13 +93,16 @@ function gamesTable(games) {
     el("td", {}, tn("lobby.hands", g.hands)),
     el("td", {}, el("a", { href: `#/game/${g.id}` }, t("lobby.replay")), " · ",
       el("a", { href: `/api/games/${g.id}/record`, download: `buraco-game-${g.id}.json` }, t("lobby.record")))));
-  const heads = [t("lobby.col.finished"), t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.score"), t("lobby.col.hands"), ""];
+  const heads = [t("lobby.col.finished"), t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.score"), t("lobby.col.hands"), hidden(t("lobby.col.actions"))];
   return el("table", { class: "list" },
     el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows));
 }
 
 const SEAT_KINDS = ["me", "bot", "open", "invite"];
+
+/** Text for screen readers only (a column's name the eye does not need). @param {string} text */
+function hidden(text) { return el("span", { class: "sr-only" }, text); }
 
 /** The form that creates a table. */
 function createForm() {
