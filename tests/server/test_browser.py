@@ -613,3 +613,36 @@ def test_the_turn_clock_warns_and_the_page_says_when_the_stand_in_played(
     expect(page.locator("#reason")).to_contain_text(
         "Your time ran out: the stand-in played for you (", timeout=20_000
     )
+
+
+def test_chat_shows_its_limit_and_unread_lines_and_the_lobby_leads_back_to_your_seat(
+    open_page: Callable[..., Page],
+) -> None:
+    ana = open_page(PHONE, has_touch=True, is_mobile=True)
+    bia = open_page()
+    sign_in(ana, "Jana")
+    sign_in(bia, "Kiko")
+    table = create_table(ana, ["me", "open", "heuristic", "heuristic"])
+    bia.goto(f"/#/table/{table}")
+    bia.click("#board button[data-key='sit-1']")
+    expect(ana.locator(".hand .card")).to_have_count(11, timeout=30_000)
+    # the limit of a line, as it is typed
+    ana.fill("#chat-text", "x" * 400)  # the box takes 300
+    expect(ana.locator("#chat-count")).to_have_text("300/300")
+    expect(ana.locator("#chat-count")).to_have_class(re.compile(r"\bfull\b"))
+    ana.fill("#chat-text", "")
+    # on the phone the chat is below the table: a line said meanwhile is marked
+    ana.evaluate("window.scrollTo(0, 0)")
+    bia.fill("#chat-text", "boa sorte")
+    bia.press("#chat-text", "Enter")
+    unread = ana.locator("#chat-unread")
+    expect(unread).to_have_text("1 new message")
+    unread.tap()
+    expect(unread).to_be_hidden()
+    expect(ana.locator("#chat")).to_contain_text("Kiko: boa sorte")
+    # the lobby lists your table first, with the way back to your seat
+    ana.goto("/")
+    back = ana.locator(f'#tables a.return[href="#/table/{table}"]')
+    expect(back).to_have_text("Return to your seat")
+    back.tap()
+    expect(ana.locator(".seat.mine")).to_contain_text("Jana (you)")

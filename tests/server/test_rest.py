@@ -890,3 +890,17 @@ def test_bots_are_named_like_people_and_never_like_a_guest_at_the_table(
         assert all(s["kind"] == "bot" and s["bot"] for s in t["seats"][1:])
         seen.update(names[1:])
     assert len(seen) > 6  # not always the same three
+
+
+def test_the_lobby_lists_your_own_tables_first_private_ones_too(shared: Server) -> None:
+    ana, bia = shared.guest("Ana"), shared.guest("Bia")
+    mine = shared.create(ana, TWO, players=2, public=False)["table"]
+    theirs = shared.create(bia, TWO, players=2)["table"]
+    listed = shared.client.get("/api/tables", headers=ana.headers).json()["tables"]
+    assert listed[0]["id"] == mine["id"] and listed[0]["you"] == 0
+    other = next(t for t in listed if t["id"] == theirs["id"])
+    assert other["you"] is None
+    for who in (bia, None):  # a private table is nobody else's business
+        headers = who.headers if who else {}
+        ids = [t["id"] for t in shared.client.get("/api/tables", headers=headers).json()["tables"]]
+        assert mine["id"] not in ids and theirs["id"] in ids

@@ -191,6 +191,10 @@ class TableOut(_Out):
     seats: list[SeatOut]
     game: Annotated[int | None, Field(description="the finished game, once the match is over")]
     rematch: Annotated[str | None, Field(description="the rematch table, once made")]
+    you: Annotated[
+        int | None,
+        Field(description="in the lobby's list: your seat at this table, if you have one"),
+    ] = None
 
 
 class Created(_Out):
@@ -450,15 +454,17 @@ def _presets() -> dict[str, Any]:
 @router.get(
     "/api/tables", tags=["tables"], response_model=None, responses={200: {"model": TablesOut}}
 )
-async def list_tables(request: Request, service: Svc) -> dict[str, Any]:
-    """Public tables waiting for players or being played."""
+async def list_tables(request: Request, service: Svc, guest: MaybeGuest) -> dict[str, Any]:
+    """Public tables waiting for players or being played, and those you sit at (first)."""
     settings: Settings = request.app.state.settings
-    tables = [
-        lt.summary(settings.grace)
-        for lt in service.tables.values()
-        if lt.public and lt.status in ("waiting", "playing")
-    ]
-    tables.sort(key=lambda t: (t["status"] != "waiting", t["id"]))
+    tables = []
+    for lt in service.tables.values():
+        if lt.status not in ("waiting", "playing"):
+            continue
+        you = lt.seat_of(guest.id) if guest is not None else None
+        if lt.public or you is not None:
+            tables.append({**lt.summary(settings.grace), "you": you})
+    tables.sort(key=lambda t: (t["you"] is None, t["status"] != "waiting", t["id"]))
     return {"tables": tables[:200]}
 
 

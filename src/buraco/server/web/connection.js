@@ -153,7 +153,7 @@ function onMessage(m) {
       tb.info = m.table; tb.infoAt = Date.now(); tb.awayShown = false; render(); break;
     case "chat":
       if (m.lines) tb.chat = m.lines; else if (m.line) tb.chat.push(m.line);
-      tb.chat = tb.chat.slice(-200); renderChat(); break;
+      tb.chat = tb.chat.slice(-200); renderChat(!m.lines && !!m.line); break;
     case "error":
       tb.pending = false;
       if (m.code === "rate" || m.code === "chat" || m.code === "guest") { toast(errorWords(m)); break; }

@@ -75,8 +75,10 @@ function tablesTable(tables) {
       el("td", {}, tb.preset), el("td", {}, `${tb.players}`),
       el("td", {}, tb.seats.map((/** @type {any} */ s) => (s.kind === "open" ? t("seat.open-short") : s.kind === "invite" ? t("seat.invited-short") : s.name)).join(", ")),
       el("td", {}, tb.status === "waiting" ? tn("lobby.open-seats", open) : t("lobby.playing-hand", { hand: tb.hand })),
-      el("td", {}, open ? el("a", { href: `#/table/${tb.id}`, class: "join" }, t("lobby.join")) : null, " ",
-        el("a", { href: `#/table/${tb.id}`, class: "watch" }, t("lobby.watch"))));
+      el("td", {}, tb.you !== null && tb.you !== undefined
+        ? el("a", { href: `#/table/${tb.id}`, class: "return button primary" }, t("lobby.return"))
+        : [open ? el("a", { href: `#/table/${tb.id}`, class: "join" }, t("lobby.join")) : null, " ",
+          el("a", { href: `#/table/${tb.id}`, class: "watch" }, t("lobby.watch"))]));
   });
   const heads = [t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.seats"), t("lobby.col.open-seats"), hidden(t("lobby.col.actions"))];
   return el("table", { class: "list" },

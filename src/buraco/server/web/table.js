@@ -598,24 +598,53 @@ async function rematch() {
   catch (x) { toast(/** @type {Error} */ (x).message); }
 }
 
-/** The chat box of a table page. */
+const CHAT_MAX = 300;
+/** The longest chat line the server takes (docs/protocol.md). */
+
+/** The chat box of a table page, with its length counter, and the mark of unread lines. */
 export function chatPanel() {
-  const input = /** @type {HTMLInputElement} */ (el("input", { id: "chat-text", maxlength: 300, autocomplete: "off", "aria-label": t("chat.label"), placeholder: app.me ? t("chat.placeholder") : t("chat.need-name") }));
+  const input = /** @type {HTMLInputElement} */ (el("input", { id: "chat-text", maxlength: CHAT_MAX, autocomplete: "off", "aria-label": t("chat.label"), "aria-describedby": "chat-count", placeholder: app.me ? t("chat.placeholder") : t("chat.need-name") }));
+  const count = el("span", { id: "chat-count", class: "muted chat-count" }, t("chat.limit", { n: 0, max: CHAT_MAX }));
+  input.addEventListener("input", () => {
+    count.textContent = t("chat.limit", { n: input.value.length, max: CHAT_MAX });
+    count.classList.toggle("full", input.value.length >= CHAT_MAX);
+  });
   const form = el("form", { class: "row", onsubmit: (/** @type {Event} */ e) => {
     e.preventDefault();
     if (!app.me) { toast(t("chat.choose-name")); return; }
-    if (input.value.trim() && send({ type: "chat", text: input.value.trim() })) input.value = "";
-  } }, input, el("button", { type: "submit" }, t("chat.send")));
-  return el("section", { class: "panel chat-panel", "aria-labelledby": "chat-h" }, el("h2", { id: "chat-h" }, t("chat.title")),
+    if (input.value.trim() && send({ type: "chat", text: input.value.trim() })) {
+      input.value = "";
+      count.textContent = t("chat.limit", { n: 0, max: CHAT_MAX });
+      count.classList.remove("full");
+    }
+  } }, input, count, el("button", { type: "submit" }, t("chat.send")));
+  const panel = el("section", { class: "panel chat-panel", id: "chat-panel", "aria-labelledby": "chat-h" }, el("h2", { id: "chat-h" }, t("chat.title")),
     el("div", { id: "chat", class: "chat", role: "log", "aria-live": "polite" }), form);
+  const unread = el("button", { type: "button", id: "chat-unread", class: "chat-unread", hidden: true,
+    onclick: () => panel.scrollIntoView({ behavior: "smooth", block: "end" }) });
+  // lines that come while the chat is out of sight are counted on a button that shows it
+  new IntersectionObserver((seen) => {
+    chatSeen = seen.some((x) => x.isIntersecting);
+    if (chatSeen) { unreadLines = 0; unread.hidden = true; }
+  }).observe(panel);
+  return [panel, unread];
 }
 
-/** Show the chat's lines. */
-export function renderChat() {
+let chatSeen = true;
+let unreadLines = 0;
+
+/** Show the chat's lines; `fresh`: one new line came (counted if the chat is out of sight). @param {boolean} [fresh] */
+export function renderChat(fresh = false) {
   const box = document.getElementById("chat");
   if (!box) return;
   box.replaceChildren(...app.table.chat.map((/** @type {any} */ l) => el("p", {}, el("strong", {}, l.name), ": ", el("span", { class: "chat-text" }, l.text))));
   box.scrollTop = box.scrollHeight;
+  const unread = document.getElementById("chat-unread");
+  if (fresh && !chatSeen && unread) {
+    unreadLines += 1;
+    unread.textContent = tn("chat.unread", unreadLines);
+    unread.hidden = false;
+  }
 }
 
 document.addEventListener("keydown", (e) => {
