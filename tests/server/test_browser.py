@@ -213,6 +213,12 @@ def test_two_people_and_two_bots_play_a_hand_by_clicks(open_page: Callable[..., 
     for page in (ana, bia):  # every seat is taken: the hand is dealt to both
         expect(page.locator(".hand .card")).to_have_count(11)
     expect(ana.locator(".seat.mine")).to_contain_text("Ana (you)")
+    # around the table from each one's place: you at the bottom, your partner opposite
+    expect(ana.locator(".ring .seat.at-b")).to_contain_text("Ana (you)")
+    expect(ana.locator(".ring .seat.at-t")).to_contain_text("Bia")
+    expect(ana.locator(".ring .seat.at-t")).to_contain_text("partner")
+    expect(bia.locator(".ring .seat.at-b")).to_contain_text("Bia (you)")
+    expect(bia.locator(".ring .seat.at-t")).to_contain_text("Ana")
     expect(bia.locator(".seat.mine")).to_contain_text("Bia (you)")
     assert hand(ana) != hand(bia)
 
@@ -382,9 +388,9 @@ def test_a_spectator_sees_no_hand(open_page: Callable[..., Page]) -> None:
     table = create_table(player, ["me", "heuristic", "heuristic", "heuristic"])
     wait_my_draw(player)
     watcher.goto(f"/#/table/{table}")
-    expect(watcher.locator(".felt .seats li")).to_have_count(4)
+    expect(watcher.locator(".felt .ring .seat")).to_have_count(4)
     expect(watcher.locator(".watching")).to_contain_text("hands are hidden")
-    expect(watcher.locator(".seats li .backs").first).to_have_attribute(
+    expect(watcher.locator(".ring .seat .backs").first).to_have_attribute(
         "aria-label", re.compile(r"^\d+ cards$")
     )
     assert watcher.locator(".hand").count() == 0

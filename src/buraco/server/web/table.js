@@ -308,6 +308,13 @@ function isAway(info) {
   return Date.now() - app.table.infoAt >= info.away_in * 1000;
 }
 
+/**
+ * Where each seat sits around the table, counted clockwise from yours (at the bottom):
+ * partners face each other. b, l, t, r: bottom, left, top, right; tl, tr, bl, br: corners.
+ * @type {Record<number, string[]>}
+ */
+const RING = { 2: ["b", "t"], 3: ["b", "l", "r"], 4: ["b", "l", "t", "r"], 5: ["b", "l", "tl", "tr", "r"], 6: ["b", "bl", "tl", "t", "tr", "br"] };
+
 /** @param {any} v @param {number | null} seat */
 function board(v, seat) {
   const tb = app.table;
@@ -319,19 +326,26 @@ function board(v, seat) {
   const fresh = latestTurn(v);
   const feed = v.feed || [];
   // seats
-  felt.append(el("ol", { class: "seats", "aria-label": t("table.players") }, names.map((/** @type {string} */ n, /** @type {number} */ i) => {
+  // the seats around the table, from where you sit (a watcher: from the first seat)
+  const n = names.length;
+  const spots = RING[n] || RING[4];
+  const base = seat ?? 0;
+  const seatNodes = names.map((/** @type {string} */ who, /** @type {number} */ i) => {
     const info = tb.info.seats[i] || {};
     const flags = [];
     if (i === v.dealer) flags.push(t("seat.dealer"));
     if (info.kind === "bot") flags.push(t("seat.bot", { bot: info.bot || "" }));
     if (info.kind === "guest" && !info.connected) flags.push(isAway(info) ? t("seat.away") : t("seat.disconnected"));
+    if (seat !== null && i !== seat && v.sides[v.side].includes(i)) flags.push(t("seat.partner"));
     const last = [...feed].reverse().find((/** @type {any} */ e) => e.seat === i && e.action);
-    return el("li", { class: `seat${turn === i ? " turn" : ""}${i === seat ? " mine" : ""}`, "aria-current": turn === i ? "true" : null, "data-seat": i },
-      el("strong", {}, n), i === seat ? ` ${t("seat.you")}` : "", " ", backs(v.hand_sizes[i]),
-      turn === i ? el("span", { class: "to-play" }, ` ▶ ${t("seat.to-play")}`) : null,
-      flags.length ? el("span", { class: "flags" }, ` · ${flags.join(", ")}`) : null,
-      last ? el("span", { class: "did" }, feedWords(last, names)) : null);
-  })));
+    const spot = spots[(i - base + n) % n] || "b";
+    return el("div", { class: `seat at-${spot}${turn === i ? " turn" : ""}${i === seat ? " mine" : ""}`, role: "group",
+      "aria-label": t("seat.label", { name: who }), "aria-current": turn === i ? "true" : null, "data-seat": i },
+    el("strong", {}, who), i === seat ? ` ${t("seat.you")}` : "", " ", backs(v.hand_sizes[i]),
+    turn === i ? el("span", { class: "to-play" }, ` ▶ ${t("seat.to-play")}`) : null,
+    flags.length ? el("span", { class: "flags" }, ` · ${flags.join(", ")}`) : null,
+    last ? el("span", { class: "did" }, feedWords(last, names)) : null);
+  });
   // status line
   const clock = clockText();
   const potText = v.pots.length ? tn("table.pots-left", v.pots.length, { cards: v.pots.join(" + ") }) : t("table.no-pot-left");
@@ -358,8 +372,9 @@ function board(v, seat) {
     "aria-label": pileParts.join(", ") },
   el("span", { class: "pile-head" }, v.pile_open ? t("table.pile", { n: v.pile_size }) : t("table.pile-closed", { n: v.pile_size })),
   el("span", { class: "pile-cards" }, pileCards.length ? pileCards : t("table.empty")));
-  felt.append(el("div", { class: "middle" }, stock, pile,
-    el("div", { class: "pots" }, potText, v.taken_top ? el("div", {}, t(mine ? "table.taken-top-mine" : "table.taken-top", { card: cardName(v.taken_top) })) : null)));
+  const middle = el("div", { class: "middle" }, stock, pile,
+    el("div", { class: "pots" }, potText, v.taken_top ? el("div", {}, t(mine ? "table.taken-top-mine" : "table.taken-top", { card: cardName(v.taken_top) })) : null));
+  felt.append(el("div", { class: `ring ring-${n}`, role: "group", "aria-label": t("table.players") }, seatNodes, middle));
   // the end of a hand: its scores first, then the table as it ended
   if (v.scores) felt.append(handOver(v, seat));
   // sides and melds
