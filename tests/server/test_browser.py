@@ -652,3 +652,24 @@ def test_chat_shows_its_limit_and_unread_lines_and_the_lobby_leads_back_to_your_
     expect(back).to_have_text("Return to your seat")
     back.tap()
     expect(ana.locator(".seat.mine")).to_contain_text("Jana (you)")
+
+
+def test_sound_and_notifications_are_off_until_switched_on_and_then_kept(
+    open_page: Callable[..., Page],
+) -> None:
+    quiet = open_page()
+    sign_in(quiet, "Mel")
+    create_table(quiet, ["me", "heuristic", "heuristic", "heuristic"])
+    wait_my_draw(quiet)
+    assert quiet.evaluate("document.body.dataset.sounds || '0'") == "0"  # off by default
+    page = open_page()
+    sign_in(page, "Lia")
+    assert not page.locator("#alert-sound").is_checked()
+    assert not page.locator("#alert-notify").is_checked()
+    page.check("#alert-sound")
+    page.reload()
+    expect(page.locator("#alert-sound")).to_be_checked()
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    wait_my_draw(page)
+    # your turn is announced (the page counts the sounds it played)
+    assert int(page.evaluate("document.body.dataset.sounds || '0'")) >= 1

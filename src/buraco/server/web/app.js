@@ -3,6 +3,7 @@
 // Every user-supplied string is put in the page as text (textContent), never as HTML; every
 // string a person reads comes from the catalogs (i18n.js). No inline styles: the page is
 // served with a strict Content-Security-Policy.
+import { isOn, setOn } from "./alerts.js";
 import { closeTable, showTable } from "./connection.js";
 import { el } from "./dom.js";
 import { currentLanguage, loadLanguage, offeredLanguages, t } from "./i18n.js";
@@ -44,8 +45,15 @@ function renderHeader() {
   const four = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "four-colour", checked: localStorage.getItem("four-colour") === "1" }));
   document.body.classList.toggle("four", four.checked);
   four.addEventListener("change", () => { localStorage.setItem("four-colour", four.checked ? "1" : "0"); document.body.classList.toggle("four", four.checked); });
+  /** @param {string} name @param {string} label */
+  const alertSwitch = (name, label) => {
+    const box = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: `alert-${name}`, checked: isOn(name) }));
+    box.addEventListener("change", async () => { await setOn(name, box.checked); box.checked = isOn(name); });
+    return el("label", { class: "opt" }, box, ` ${label}`);
+  };
   /** @type {HTMLElement} */ (document.getElementById("options")).replaceChildren(
-    el("label", { class: "opt" }, four, ` ${t("header.four-colour")}`), choose);
+    el("label", { class: "opt" }, four, ` ${t("header.four-colour")}`),
+    alertSwitch("sound", t("header.sound")), alertSwitch("notify", t("header.notify")), choose);
 }
 
 window.addEventListener("hashchange", () => {

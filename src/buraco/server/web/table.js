@@ -1,5 +1,6 @@
 // The table page: the seats, the stock and the pile, the melds, your hand and its moves, a
 // hand's end, and the chat.
+import { yourTurn } from "./alerts.js";
 import { api } from "./api.js";
 import { backs, cardNode, meldNode, scoresTable, sideName } from "./cards.js";
 import { reconnect, send } from "./connection.js";
@@ -171,6 +172,9 @@ export function render() {
   tb.board.replaceChildren(...parts);
   renderReason();
   document.title = myTurn() ? t("title.your-turn") : t("title.page");
+  // a turn of yours begins: the sound and notification, if switched on
+  if (myTurn() && !tb.wasMyTurn) yourTurn(tb.title.textContent || "");
+  tb.wasMyTurn = myTurn();
   if (focusKey) /** @type {HTMLElement | null} */ (document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`))?.focus();
   const over = v && v.scores ? `${v.hand_number}` : null;
   if (over !== null && tb.shownOver !== over) {
