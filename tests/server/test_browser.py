@@ -270,10 +270,17 @@ def test_two_people_and_two_bots_play_a_hand_by_clicks(open_page: Callable[..., 
     seats_played = {seat for seat, _ in data["hands"][0]["actions"]}
     assert seats_played == {0, 1, 2, 3}
 
-    # a rematch: a new table with the same players, dealt at once
+    # a rematch: offered to Bia, who accepts; then both are dealt in at the new table
     ana.click("#rematch")
     ana.wait_for_url(lambda url: "#/table/" in url and table not in url)
-    expect(ana.locator(".hand .card")).to_have_count(11)
+    expect(ana.locator("#wait-h")).to_be_visible()
+    expect(ana.locator(".seat-list")).to_contain_text("Bia: asked to the rematch, no answer yet")
+    expect(bia.locator("#rematch-offer")).to_contain_text("A rematch is offered")
+    bia.click("#rematch-accept")
+    bia.wait_for_url(lambda url: "#/table/" in url and table not in url)
+    expect(ana.locator(".hand .card")).to_have_count(11, timeout=30_000)
+    expect(bia.locator(".hand .card")).to_have_count(11)
+    bia.goto(f"/#/table/{table}")  # the old table leads to the new one
     expect(bia.locator("#go-rematch")).to_be_visible()
 
     # the replay of the finished game, stepped by clicks and keys

@@ -375,8 +375,12 @@ def test_the_public_list_shows_public_tables_only(sqlite_server: Server) -> None
     public = sqlite_server.create(ana, TWO, players=2)["table"]
     private = sqlite_server.create(ana, TWO, players=2, public=False)
     assert private["invite"]
-    listed = sqlite_server.client.get("/api/tables", headers=ana.headers).json()["tables"]
+    listed = sqlite_server.client.get("/api/tables", headers=bia.headers).json()["tables"]
     assert [t["id"] for t in listed] == [public["id"]]
+    # its player sees it too (Ana sits at both)
+    listed = sqlite_server.client.get("/api/tables", headers=ana.headers).json()["tables"]
+    assert {t["id"] for t in listed} == {private["table"]["id"], public["id"]}
+    assert [t["you"] for t in listed] == [0, 0]
     # a private table: hidden without the invite code, except from its creator
     pid = private["table"]["id"]
     hidden = sqlite_server.client.get(f"/api/tables/{pid}", headers=bia.headers)
@@ -698,6 +702,42 @@ def test_a_rematch_is_for_the_players_only(finished: tuple[Server, Player, int])
     again = server.client.post(f"/api/tables/{table}/rematch", headers=ana.headers)
     assert again.json()["table"]["id"] == new["id"]  # one rematch, asked twice
     assert table_of(server, table)["table"]["rematch"] == new["id"]
+
+
+def test_a_rematch_is_offered_to_the_other_players_who_accept_or_decline(
+    tmp_path: Path,
+) -> None:
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'buraco.db'}", grace=0.0)
+    with TestClient(create_app(settings)) as client:
+        server = Server(client, settings)
+        ana, bia, caio = server.guest("Ana"), server.guest("Bia"), server.guest("Caio")
+        seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}, BOTS[0]]
+        t = server.create(ana, seats, options={"match_hands": 1})["table"]
+        for seat, who in ((1, bia), (2, caio)):
+            r = client.post(f"/api/tables/{t['id']}/join", json={"seat": seat}, headers=who.headers)
+            assert r.status_code == 200, r.text
+        for who in (ana, bia, caio):  # each looks in and goes: the stand-ins play it out
+            with server.ws(t["id"], who) as ws:
+                receive(ws)
+        wait_for(lambda: table_of(server, t["id"])["table"]["status"] == "over")
+        r = client.post(f"/api/tables/{t['id']}/rematch", headers=ana.headers)
+        new = r.json()["table"]
+        assert [s["kind"] for s in new["seats"]] == ["guest", "offer", "offer", "bot"]
+        assert [s["name"] for s in new["seats"][:3]] == ["Ana", "Bia", "Caio"]
+        assert new["status"] == "waiting"  # no one is dealt in before they accept
+        url = f"/api/tables/{new['id']}"
+        # a seat offered to Bia is hers alone
+        r = client.post(f"{url}/join", json={"seat": 1}, headers=caio.headers)
+        assert r.status_code == 409 and error_of(r)["code"] == "taken"
+        r = client.post(f"{url}/join", json={"seat": 1}, headers=bia.headers)
+        assert r.status_code == 200, r.text
+        r = client.post(f"{url}/decline", headers=caio.headers)
+        assert r.status_code == 200, r.text
+        seats_now = r.json()["table"]["seats"]
+        assert [s["kind"] for s in seats_now] == ["guest", "guest", "open", "bot"]
+        r = client.post(f"{url}/decline", headers=caio.headers)  # said already
+        assert r.status_code == 409 and error_of(r)["code"] == "not-offered"
+        assert table_of(server, new["id"])["table"]["status"] == "waiting"
 
 
 def test_a_rematch_before_the_end_is_refused(shared: Server) -> None:

@@ -159,7 +159,10 @@ class SeatOut(_Out):
     """One seat of a table as everyone sees it (no guest id, no invite code)."""
 
     seat: int
-    kind: Literal["open", "invite", "bot", "guest"]
+    kind: Literal["open", "invite", "bot", "guest", "offer"] = Field(
+        description="open, kept for the invite link, a bot, a player, or offered to a player "
+        "of the match before (a rematch) until they accept or decline"
+    )
     name: str
     bot: str | None
     connected: Annotated[bool, Field(description="the player has a connection open")]
@@ -452,7 +455,10 @@ def _presets() -> dict[str, Any]:
 
 # ----- tables ------------------------------------------------------------------------------------
 @router.get(
-    "/api/tables", tags=["tables"], response_model=None, responses={200: {"model": TablesOut}}
+    "/api/tables",
+    tags=["tables"],
+    response_model=None,
+    responses={200: {"model": TablesOut}, **_refusals(422)},
 )
 async def list_tables(request: Request, service: Svc, guest: MaybeGuest) -> dict[str, Any]:
     """Public tables waiting for players or being played, and those you sit at (first)."""
@@ -567,6 +573,21 @@ async def hint(table_id: str, service: Svc, guest: NeedGuest) -> HintOut:
     """What the ``heuristic`` bot would play in your seat now (you must be the one to move)."""
     lt = await _table(service, table_id, guest, None)
     return HintOut(action=service.hint(lt, guest), version=lt.version)
+
+
+@router.post(
+    "/api/tables/{table_id}/decline",
+    tags=["tables"],
+    response_model=None,
+    responses={200: {"model": TableAnswer}, **_refusals(401, 404, 409, 422)},
+)
+async def decline_table(
+    table_id: str, request: Request, service: Svc, guest: NeedGuest
+) -> dict[str, Any]:
+    """Decline the seat a rematch offers you (it opens to anyone)."""
+    lt = await _table(service, table_id, guest, None)
+    await service.decline(lt, guest)
+    return {"table": lt.summary(request.app.state.settings.grace)}
 
 
 @router.post(

@@ -425,8 +425,10 @@ class TableService:
         """Whether someone may watch or join a table (a private one needs the invite code)."""
         if lt.public:
             return True
-        if guest is not None and (lt.created_by == guest.id or lt.seat_of(guest.id) is not None):
-            return True
+        if guest is not None and (
+            lt.created_by == guest.id or any(s.guest_id == guest.id for s in lt.seats)
+        ):
+            return True  # its maker, a player, or one offered a seat (a rematch)
         return invite is not None and token_hash(invite) == lt.invite_hash
 
     async def join(self, lt: LiveTable, guest: Guest, seat: int, invite: str | None) -> None:
@@ -439,7 +441,12 @@ class TableService:
             if lt.seat_of(guest.id) is not None:
                 raise ServiceError("seated", "you already have a seat at this table", status=409)
             s = lt.seats[seat]
-            if s.kind == "invite":
+            if s.kind == "offer":
+                if s.guest_id != guest.id:
+                    raise ServiceError(
+                        "taken", f"seat {seat} is kept for {s.name}'s answer", status=409
+                    )
+            elif s.kind == "invite":
                 if invite is None or token_hash(invite) != lt.invite_hash:
                     raise ServiceError(
                         "invite", "this seat is kept for the invite link", status=403
@@ -449,6 +456,15 @@ class TableService:
             elif not self.may_see(lt, guest, invite):
                 raise ServiceError("invite", "this table is private", status=403)
             await self._seat(lt, Seat(seat, "guest", None, guest.id, s.invited, guest.name))
+
+    async def decline(self, lt: LiveTable, guest: Guest) -> None:
+        """Say no to the seat a rematch offers you: it opens to anyone."""
+        async with lt.lock:
+            offered = [s for s in lt.seats if s.kind == "offer" and s.guest_id == guest.id]
+            if not offered or lt.status != "waiting":
+                raise ServiceError("not-offered", "no seat is offered to you here", status=409)
+            s = offered[0]
+            await self._seat(lt, Seat(s.seat, "open", None, None, False, f"Seat {s.seat + 1}"))
 
     async def leave(self, lt: LiveTable, guest: Guest) -> None:
         """Give up a seat before the match starts."""
@@ -688,7 +704,11 @@ class TableService:
         self.bus.publish({"t": "ready", "table": lt.id, "seat": seat, "hand": g.hand_number})
 
     async def rematch(self, lt: LiveTable, guest: Guest) -> LiveTable:
-        """A new table with the same rules and players, once the match is over."""
+        """A new table with the same rules and players, once the match is over.
+
+        The player who asks sits down at once; each other player is offered their seat
+        (kind ``offer``) and takes it (:meth:`join`) or declines (:meth:`decline`).
+        """
         if lt.status != "over":
             raise ServiceError("not-over", "the match is not over yet", status=409)
         if lt.seat_of(guest.id) is None:
@@ -712,7 +732,14 @@ class TableService:
                 minutes=lt.minutes,
                 rematch_of=lt.id,
             )
-            await self.store.add_table(row, [s.row(table_id) for s in lt.seats], self._own_new(row))
+            # the other players are offered their seats: the rematch starts once they accept
+            seats = [
+                Seat(s.seat, "offer", None, s.guest_id, s.invited, s.name)
+                if s.kind == "guest" and s.guest_id != guest.id
+                else s
+                for s in lt.seats
+            ]
+            await self.store.add_table(row, [s.row(table_id) for s in seats], self._own_new(row))
             await self.store.set_rematch(lt.id, table_id)
             lt.rematch = table_id
             data = await self.store.table(table_id)

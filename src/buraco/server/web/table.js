@@ -211,7 +211,8 @@ function waitingPanel() {
       action = app.me ? el("button", { class: "primary", "data-key": `sit-${s.seat}`, onclick: () => join(s.seat) }, t("wait.sit", { seat: s.seat + 1 })) : null;
     }
     if (seat === s.seat) action = el("button", { "data-key": "leave", onclick: leave }, t("wait.leave"));
-    const who = s.kind === "open" ? t("seat.open") : s.kind === "invite" ? t("seat.invited") : s.kind === "bot" ? t("seat.bot", { bot: s.bot }) : s.name;
+    const who = s.kind === "open" ? t("seat.open") : s.kind === "invite" ? t("seat.invited") : s.kind === "bot" ? t("seat.bot", { bot: s.bot })
+      : s.kind === "offer" ? t("seat.offered", { name: s.name }) : s.name;
     return el("li", {}, el("strong", {}, t("wait.seat", { seat: s.seat + 1 })), " ", who, seat === s.seat ? ` ${t("seat.you")}` : "", " ", action);
   });
   return el("section", { class: "panel", "aria-labelledby": "wait-h" }, el("h2", { id: "wait-h" }, t("wait.title")),
@@ -593,7 +594,7 @@ function handOver(v, seat) {
       box.append(el("p", {}, el("a", { href: `/api/games/${tb.info.game}/record`, download: `buraco-game-${tb.info.game}.json` }, t("over.download")),
         " · ", el("a", { href: `#/game/${tb.info.game}` }, t("over.replay"))));
     }
-    if (tb.info.rematch) box.append(el("p", {}, el("a", { href: `#/table/${tb.info.rematch}`, class: "button primary", id: "go-rematch" }, t("over.go-rematch"))));
+    if (tb.info.rematch) box.append(rematchOffer(tb.info.rematch, seat));
     else if (seat !== null) box.append(el("button", { type: "button", class: "primary", id: "rematch", "data-key": "rematch", onclick: rematch }, t("over.rematch")));
   } else {
     if (seat !== null) {
@@ -604,6 +605,39 @@ function handOver(v, seat) {
     if (next !== null) box.append(el("p", { class: "next-deal", id: "next-deal" }, next));
   }
   return box;
+}
+
+/**
+ * The rematch as this page sees it: an offer to accept or decline when your seat there is
+ * offered to you, else the way to it.
+ * @param {string} id the rematch table @param {number | null} seat
+ */
+function rematchOffer(id, seat) {
+  const tb = app.table;
+  const go = el("p", {}, el("a", { href: `#/table/${id}`, class: "button primary", id: "go-rematch" }, t("over.go-rematch")));
+  if (seat === null) return go;
+  if (!tb.rematchSeen || tb.rematchSeen.id !== id) {
+    tb.rematchSeen = { id, kind: null };
+    api("GET", `/api/tables/${encodeURIComponent(id)}`)
+      .then((got) => { if (app.table === tb) { tb.rematchSeen = { id, kind: got.table.seats[seat].kind }; render(); } })
+      .catch(() => { /* gone: nothing to offer */ });
+    return el("p", {}, t("over.rematch-looking"));
+  }
+  if (tb.rematchSeen.kind === "declined") return el("p", { id: "declined" }, t("over.rematch-declined"));
+  if (tb.rematchSeen.kind !== "offer") return go;
+  const accept = async () => {
+    try { await api("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat }); location.hash = `#/table/${id}`; }
+    catch (x) { toast(/** @type {Error} */ (x).message); }
+  };
+  const decline = async () => {
+    try { await api("POST", `/api/tables/${encodeURIComponent(id)}/decline`); tb.rematchSeen = { id, kind: "declined" }; render(); }
+    catch (x) { toast(/** @type {Error} */ (x).message); }
+  };
+  return el("div", { class: "offer", id: "rematch-offer", role: "group", "aria-labelledby": "offer-text" },
+    el("p", { id: "offer-text" }, t("over.rematch-offered")),
+    el("button", { type: "button", class: "primary", id: "rematch-accept", onclick: accept }, t("over.rematch-accept")),
+    " ",
+    el("button", { type: "button", id: "rematch-decline", onclick: decline }, t("over.rematch-decline")));
 }
 
 function ready() {
