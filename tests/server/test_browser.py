@@ -680,3 +680,23 @@ def test_sound_and_notifications_are_off_until_switched_on_and_then_kept(
     wait_my_draw(page)
     # your turn is announced (the page counts the sounds it played)
     assert int(page.evaluate("document.body.dataset.sounds || '0'")) >= 1
+
+
+def test_leaving_a_match_in_play_asks_first_and_a_bot_takes_the_seat(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    sign_in(page, "Nina")
+    table = create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    expect(page.locator(".hand .card")).to_have_count(11)
+    page.click("#leave-match")
+    expect(page.locator("#confirm")).to_contain_text("A bot (heuristic) will play your seat")
+    page.click("#confirm-no")
+    expect(page.locator(".hand .card")).to_have_count(11)  # still seated
+    page.click("#leave-match")
+    page.click("#confirm-yes")
+    page.wait_for_url(re.compile(r"#/$"))
+    page.goto(f"/#/table/{table}")  # now a watcher of the match, played on by the bot
+    expect(page.locator(".watching")).to_be_visible()
+    expect(page.locator(".ring .seat").first).to_contain_text("Nina")
+    expect(page.locator(".ring .seat").first).to_contain_text("bot heuristic")

@@ -509,8 +509,26 @@ def test_the_match_starts_when_every_seat_is_filled(sqlite_server: Server) -> No
     assert started["totals"] == [0, 0]
     late = join(sqlite_server, caio, t["id"], 1)
     assert late.status_code == 409 and error_of(late)["code"] == "started"
+    # leaving a match in play: the stand-in takes the seat for good, under the same name
     leave = sqlite_server.client.post(f"/api/tables/{t['id']}/leave", headers=bia.headers)
-    assert leave.status_code == 409 and "bot plays your seat" in error_of(leave)["message"]
+    assert leave.status_code == 200, leave.text
+    seat = leave.json()["table"]["seats"][1]
+    assert seat["kind"] == "bot" and seat["bot"] == "heuristic" and seat["name"] == "Bia"
+    assert table_of(sqlite_server, t["id"], bia)["you"] is None  # a watcher now
+    again = sqlite_server.client.post(f"/api/tables/{t['id']}/leave", headers=bia.headers)
+    assert again.status_code == 409 and error_of(again)["code"] == "not-seated"
+    # the bot plays the seat: the match goes on without her
+    with sqlite_server.ws(t["id"], ana) as ws:
+        m = until(ws, lambda x: x["type"] == "state")
+        for _ in range(2):  # Ana's turn, if it is hers: draw, then discard
+            if m["view"]["turn"] != 0:
+                break
+            action = m["view"]["legal"][0] if m["view"]["phase"] == "draw" else None
+            action = action or next(a for a in m["view"]["legal"] if a.startswith("discard"))
+            ws.send_text(json.dumps({"type": "action", "version": m["version"], "action": action}))
+            m = until(ws, lambda x: x["type"] == "event")
+        # then the seat Bia left is played (by the bot) to Ana's turn again
+        until(ws, lambda x: x["type"] == "event" and x["event"].get("seat") == 1)
 
 
 def test_an_action_is_made_only_at_the_seat_of_the_token(sqlite_server: Server) -> None:

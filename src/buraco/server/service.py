@@ -467,18 +467,22 @@ class TableService:
             await self._seat(lt, Seat(s.seat, "open", None, None, False, f"Seat {s.seat + 1}"))
 
     async def leave(self, lt: LiveTable, guest: Guest) -> None:
-        """Give up a seat before the match starts."""
+        """Give up a seat.
+
+        Before the match starts the seat opens again; during the match the stand-in bot
+        takes it for good, under the same name.
+        """
         async with lt.lock:
             seat = lt.seat_of(guest.id)
             if seat is None:
                 raise ServiceError("not-seated", "you have no seat at this table", status=409)
-            if lt.status != "waiting":
-                raise ServiceError(
-                    "started",
-                    "the match has started: a bot plays your seat while you are away",
-                    status=409,
-                )
             old = lt.seats[seat]
+            if lt.status == "playing":
+                spec = self.settings.stand_in
+                await self._seat(lt, Seat(seat, "bot", spec, None, False, old.name))
+                return
+            if lt.status != "waiting":
+                raise ServiceError("over", "the match is over", status=409)
             others = [s for s in lt.seats if s.kind == "guest" and s.seat != seat]
             if lt.created_by == guest.id and not others:
                 # its creator left and no one else sat down: the table goes

@@ -87,7 +87,8 @@ function doDiscard() {
   const cost = openingCost();
   if (cost) {
     // a discard now fails the opening: say what it costs before it is sent
-    app.table.confirm = { text: cost, action: `discard ${sel[0]}` };
+    const action = `discard ${sel[0]}`;
+    app.table.confirm = { text: cost, yes: t("confirm.discard-anyway"), run: () => act(action) };
     render();
     /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
     return;
@@ -107,12 +108,27 @@ function openingCost() {
     : t("confirm.opening-short", { value: staged, need });
 }
 
+/** Leaving a match in play: the stand-in bot takes the seat for good (asked first). */
+function askLeave() {
+  const tb = app.table;
+  tb.confirm = {
+    text: t("leave.confirm", { bot: "heuristic" }),
+    yes: t("leave.yes"),
+    run: async () => {
+      try { await api("POST", `/api/tables/${encodeURIComponent(tb.id)}/leave`); location.hash = "#/"; }
+      catch (x) { toast(/** @type {Error} */ (x).message); }
+    },
+  };
+  render();
+  /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
+}
+
 function confirmPanel() {
   const c = app.table.confirm;
   const cancel = () => { app.table.confirm = null; render(); };
   return el("div", { class: "panel choices confirm", id: "confirm", role: "alertdialog", "aria-labelledby": "confirm-text" },
     el("p", { id: "confirm-text" }, c.text),
-    el("button", { type: "button", class: "primary", id: "confirm-yes", onclick: () => { app.table.confirm = null; act(c.action); } }, t("confirm.discard-anyway")),
+    el("button", { type: "button", class: "primary", id: "confirm-yes", onclick: () => { app.table.confirm = null; c.run(); } }, c.yes),
     el("button", { type: "button", id: "confirm-no", onclick: cancel }, t("choice.cancel")));
 }
 
@@ -363,7 +379,10 @@ function board(v, seat) {
     el("span", { id: "whose" }, whose),
     clock !== null ? el("span", { class: `clock${warnNow() ? " warn" : ""}`, id: "clock", role: warnNow() ? "alert" : null }, clock) : null,
     matchClock(tb.info),
-    v.last_turn ? el("strong", {}, t("table.last-turn")) : null));
+    v.last_turn ? el("strong", {}, t("table.last-turn")) : null,
+    seat !== null && tb.info.status === "playing"
+      ? el("button", { type: "button", id: "leave-match", "data-key": "leave-match", onclick: askLeave }, t("leave.button"))
+      : null));
   // stock, pile
   const canDraw = mine && v.phase === "draw";
   const stock = el("button", { type: "button", class: "stock", id: "stock", "data-key": "stock", disabled: !canDraw, onclick: () => act("draw"),
