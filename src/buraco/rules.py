@@ -185,6 +185,68 @@ class Rules:
 
 # ----- option documentation ------------------------------------------------------------
 
+OPTION_TOPICS: dict[str, str] = {
+    **dict.fromkeys(("sides", "decks", "jokers_per_deck", "hand_size", "pot_sizes"), "deal"),
+    **dict.fromkeys(("joker_value", "two_value", "ace_value", "high_value", "low_value"), "values"),
+    **dict.fromkeys(("set_ranks", "aces", "ace_to_ace", "one_set_per_rank", "wild_moves"), "melds"),
+    **dict.fromkeys(
+        (
+            "pile_open",
+            "upcard",
+            "first_card_choice",
+            "pile_top_meld",
+            "keep_taken_top",
+            "pile_streak_limit",
+        ),
+        "pile",
+    ),
+    **dict.fromkeys(
+        (
+            "clean_bonus",
+            "dirty_bonus",
+            "semi_clean_bonus",
+            "semi_clean_wild",
+            "clean_13_bonus",
+            "clean_14_bonus",
+            "twos_canastra_bonus",
+            "clean_eight_set_bonus",
+        ),
+        "canastras",
+    ),
+    **dict.fromkeys(
+        (
+            "going_out_bonus",
+            "go_out_first_turn",
+            "go_out_canastra",
+            "go_out_discard",
+            "go_out_wild_discard",
+        ),
+        "going-out",
+    ),
+    **dict.fromkeys(
+        (
+            "pot_penalty",
+            "pot_penalty_if_none_taken",
+            "unplayed_pot",
+            "unused_pot_penalty",
+            "hidden_indirect_pot",
+            "pot_to_stock",
+        ),
+        "pot",
+    ),
+    **dict.fromkeys(
+        ("opening_minimum", "vulnerable_minimum", "vulnerable_at", "failed_opening_penalty"),
+        "opening",
+    ),
+    **dict.fromkeys(("stock_end", "stock_reserve"), "stock"),
+    **dict.fromkeys(("target", "match_hands", "round_scores"), "match"),
+    **dict.fromkeys(
+        ("cutter", "cut_bonus", "cut_bonus_points", "cut_spread", "cutter_keeps_wild"), "cut"
+    ),
+}
+"""The topic of every option but ``players``, to group them where people choose them."""
+
+
 OPTION_HELP: dict[str, str] = {
     "players": "number of players (2, 3, 4 or 6 as the preset allows)",
     "sides": "number of sides: 2 or 4 players make 2 sides, 3 players 3, 6 players 3 teams or 2",

@@ -463,6 +463,18 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
     page.click("#name-submit")
     expect(page.locator("#me")).to_have_text("Jogando como Gabi")
     expect(page.locator("#create-h")).to_have_text("Criar uma mesa")
+    # the rule options grouped by topic, in Portuguese, with the preset's own words
+    page.click("#f-options summary")
+    expect(page.locator("fieldset.topic legend").first).to_have_text("As cartas")
+    expect(page.locator("fieldset[data-topic=pile] legend")).to_have_text("O lixo")
+    expect(page.locator("label[for=f-opt-pile_open]")).to_have_text("lixo aberto")
+    page.select_option("#f-preset", "italiano")
+    expect(page.locator("label[for=f-opt-pot_penalty]")).to_have_text(
+        "multa pelo pozzetto não pego"
+    )
+    page.select_option("#f-preset", "aberto")
+    expect(page.locator("label[for=f-opt-pot_penalty]")).to_have_text("multa pelo morto não pego")
+    page.click("#f-options summary")
     create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
     expect(page.locator("#whose")).to_contain_text(
         "Sua vez: compre ou pegue o lixo", timeout=30_000

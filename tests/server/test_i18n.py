@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from buraco.notes import NOTES
 from buraco.refusals import ENGLISH, placeholders
-from buraco.rules import PRESETS
+from buraco.rules import OPTION_TOPICS, PRESETS
 from buraco.server import i18n
 from buraco.server.app import create_app
 from buraco.server.settings import Settings
@@ -86,6 +86,8 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
     # a note of its own (turned-up goes with its action, worded by feed.turn-up)
     built += [f"feed.note.{code}" for code in NOTES if code != "turned-up"]
     built += [f"over.ended.{how}" for how in ("going-out", "stock", "blocked")]
+    built += [f"option.{name}" for name in OPTION_TOPICS]
+    built += [f"topic.{topic}" for topic in set(OPTION_TOPICS.values())]
     assert [k for k in built if k not in words] == []
 
 

@@ -25,6 +25,7 @@ from buraco.game import Game
 from buraco.record import replay
 from buraco.rules import (
     OPTION_HELP,
+    OPTION_TOPICS,
     PRESETS,
     _choices,
     make_rules,
@@ -270,6 +271,7 @@ class OptionOut(_Out):
 
     name: str
     help: str
+    topic: str = Field(description="the option's topic: deal, values, melds, pile, canastras, …")
     type: Literal["choice", "bool", "int", "sizes", "text"]
     choices: list[str] | None = None
     min: int | None = None
@@ -436,7 +438,11 @@ def _presets() -> dict[str, Any]:
         if name == "players":
             continue
         hint = _HINTS[name]
-        info: dict[str, Any] = {"name": name, "help": OPTION_HELP.get(name, "")}
+        info: dict[str, Any] = {
+            "name": name,
+            "help": OPTION_HELP.get(name, ""),
+            "topic": OPTION_TOPICS[name],
+        }
         choices = _choices(name)
         if choices is not None:
             info.update(type="choice", choices=list(choices))

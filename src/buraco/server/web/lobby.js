@@ -1,7 +1,7 @@
 // The lobby: a guest name, the open tables, a table's creation, finished games.
 import { api } from "./api.js";
 import { el } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, usePreset } from "./i18n.js";
 import { app, main } from "./state.js";
 
 /** Who this browser is (its guest cookie), shown in the header. */
@@ -121,7 +121,7 @@ function createForm() {
   const preset = /** @type {HTMLSelectElement} */ (el("select", { id: "f-preset" }, presets.presets.map((/** @type {any} */ p) => el("option", { value: p.name }, t("create.preset-option", { name: p.name, title: t(`preset.${p.name}`) })))));
   const players = /** @type {HTMLSelectElement} */ (el("select", { id: "f-players" }));
   const seatsBox = el("div", { class: "grid seats-form" });
-  const optsBox = el("div", { class: "grid" });
+  const optsBox = el("div", { class: "topics" });
   const details = /** @type {HTMLDetailsElement} */ (el("details", { id: "f-options" }, el("summary", {}, t("create.rule-options")), optsBox));
   const pub = /** @type {HTMLInputElement} */ (el("input", { id: "f-public", type: "checkbox", checked: true }));
   const pace = /** @type {HTMLInputElement} */ (el("input", { id: "f-pace", type: "number", min: 0, max: 5, step: 0.25, value: 1 }));
@@ -152,6 +152,18 @@ function createForm() {
   const fillOptions = () => {
     optsBox.replaceChildren();
     optInputs = {};
+    usePreset(preset.value); // the preset's own words (pozzetto in italiano)
+    /** @type {Map<string, HTMLElement>} the options by topic, each topic a group */
+    const groups = new Map();
+    const groupOf = (/** @type {string} */ topic) => {
+      let box = groups.get(topic);
+      if (!box) {
+        box = el("div", { class: "grid" });
+        groups.set(topic, box);
+        optsBox.append(el("fieldset", { class: "topic", "data-topic": topic }, el("legend", {}, t(`topic.${topic}`)), box));
+      }
+      return box;
+    };
     const p = presets.presets.find((/** @type {any} */ x) => x.name === preset.value);
     const defaults = p.defaults[players.value] || {};
     for (const o of presets.options) {
@@ -173,7 +185,7 @@ function createForm() {
         if (o.type === "sizes") help = `${help}${help ? " " : ""}${t("create.sizes-help")}`;
       }
       optInputs[o.name] = { input: /** @type {HTMLInputElement} */ (input), o };
-      optsBox.append(fieldBox(o.name, o.name.replaceAll("_", " "), input, help));
+      groupOf(o.topic).append(fieldBox(o.name, t(`option.${o.name}`), input, help));
     }
   };
   preset.addEventListener("change", fillPlayers);
