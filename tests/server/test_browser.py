@@ -480,6 +480,10 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
         "Sua vez: compre ou pegue o lixo", timeout=30_000
     )
     expect(page.locator("#act-take")).to_contain_text("Pegar o lixo")
+    # the rules of the table, from its options, in Portuguese
+    page.click("#rules summary")
+    expect(page.locator("#rules")).to_contain_text("O lixo é aberto: todas as cartas à vista.")
+    expect(page.locator("#rules")).to_contain_text("2 duplas de 2")
     expect(page.locator(".pots")).to_contain_text("morto")
     # the engine's refusal, worded from the Portuguese catalog
     page.locator(".hand .card").first.click()

@@ -8,6 +8,7 @@ import { el, toast } from "./dom.js";
 import { actionWords, cardName, cardText, feedWords, t, tn, usePreset } from "./i18n.js";
 import { arrange, codeOf, handKeys, loadArrangement, moveKey, saveArrangement, sortKeys } from "./hand.js";
 import { nameForm } from "./lobby.js";
+import { rulesPanel } from "./rules.js";
 import { app } from "./state.js";
 
 // a timed match: the minutes left (the match ends with the hand in play when they run out)
@@ -427,6 +428,7 @@ function board(v, seat) {
   // my hand and actions, or a spectator's note
   if (seat !== null) felt.append(handPanel(v));
   else felt.append(el("p", { class: "watching" }, t("table.watching")));
+  if (v.options) felt.append(rulesPanel(v.options, tb.info.preset));
   if (feed.length) {
     felt.append(el("details", { class: "log" }, el("summary", {}, t("table.last-move", { move: feedWords(feed[feed.length - 1], names) })),
       // the newest first, numbered from the start of the hand
