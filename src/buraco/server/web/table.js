@@ -305,9 +305,10 @@ function latestTurn(v) {
     if (p[0] === "add") added.set(`${side}:${p[1]}`, p[2]);
     if (p[0] === "meld") {
       // the newest meld of the side that holds these cards
-      const cards = p.slice(1);
+      const cards = /** @type {string[]} */ (p.slice(1));
       const melds = v.melds[side] || [];
       for (let i = melds.length - 1; i >= 0; i--) {
+        /** @type {string[]} */
         const left = [...melds[i].cards];
         if (cards.every((c) => { const k = left.indexOf(c); if (k < 0) return false; left.splice(k, 1); return true; })) {
           if (!melded.has(side)) melded.set(side, new Set());
