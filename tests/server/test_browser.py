@@ -716,3 +716,63 @@ def test_leaving_a_match_in_play_asks_first_and_a_bot_takes_the_seat(
     expect(page.locator(".watching")).to_be_visible()
     expect(page.locator(".ring .seat").first).to_contain_text("Nina")
     expect(page.locator(".ring .seat").first).to_contain_text("bot heuristic")
+
+
+def a_meld_in(codes: list[str], preset: str = "aberto") -> list[str] | None:
+    """Three or four cards of a hand that make a meld under a preset's rules."""
+    from itertools import combinations
+
+    from buraco.cards import parse_card
+    from buraco.melds import TableMeld, shape_of
+    from buraco.rules import make_rules
+
+    rules = make_rules(preset, players=4)
+    for size in (3, 4):
+        for group in combinations(codes, size):
+            if isinstance(shape_of(tuple(parse_card(c) for c in group), rules), TableMeld):
+                return list(group)
+    return None
+
+
+def test_melding_and_adding_by_clicks_in_portuguese(open_page: Callable[..., Page]) -> None:
+    page = open_page(locale="pt-BR")
+    page.goto("/")
+    page.fill("#name", "Olga")
+    page.click("#name-submit")
+    expect(page.locator("#me")).to_have_text("Jogando como Olga")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    melded = added = False
+    for _ in range(25):
+        expect(page.locator("#whose")).to_contain_text("Sua vez: compre", timeout=30_000)
+        page.click("#act-draw")
+        expect(page.locator("#whose")).to_contain_text("baixe, encaixe ou descarte")
+        cards = page.locator(".hand .card")
+        codes = [c.get_attribute("data-card") or "" for c in cards.all()]
+        own = page.locator(".side.own .meld")
+        if not melded and (group := a_meld_in(codes)):
+            before = own.count()
+            for code in group:  # one click per card, each copy once
+                page.locator(f'.hand .card[data-card="{code}"][aria-pressed="false"]').first.click()
+            page.click("#act-meld")
+            if page.locator("#choices").count():  # where a wild stands: the first way
+                page.locator("#choices button[data-action]").first.click()
+            expect(own).to_have_count(before + 1)
+            expect(page.locator(".seat.mine .did")).to_contain_text("Olga baixou ")
+            melded = True
+        elif melded and not added:
+            # a card that fits a meld of the side: selected, the meld lights up; click it
+            for code in codes:
+                page.locator(f'.hand .card[data-card="{code}"]').first.click()
+                fits = page.locator(".side.own .meld.fits")
+                if fits.count():
+                    fits.first.click()
+                    if page.locator("#choices").count():
+                        page.locator("#choices button[data-action]").first.click()
+                    expect(page.locator(".seat.mine .did")).to_contain_text("Olga encaixou ")
+                    added = True
+                    break
+                page.keyboard.press("Escape")
+        if melded and added:
+            return
+        draw_and_discard_rest(page)
+    pytest.fail(f"no meld and add came up in 25 turns (melded: {melded})")
