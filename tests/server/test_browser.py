@@ -776,3 +776,21 @@ def test_melding_and_adding_by_clicks_in_portuguese(open_page: Callable[..., Pag
             return
         draw_and_discard_rest(page)
     pytest.fail(f"no meld and add came up in 25 turns (melded: {melded})")
+
+
+def test_draw_and_the_pile_are_offered_only_when_the_rules_allow(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    sign_in(page, "Pia")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"], preset="fechado")
+    wait_my_draw(page)
+    expect(page.locator("#act-draw")).to_be_enabled()
+    # fechado: the closed pile is offered only when its top card melds at once
+    taking = page.locator("#act-take").is_enabled()
+    assert page.locator("#pile").is_enabled() == taking
+    page.click("#act-draw")
+    expect(page.locator("#whose")).to_contain_text("meld, add or discard")
+    expect(page.locator("#act-draw")).to_be_disabled()  # drawn already
+    expect(page.locator("#act-take")).to_be_disabled()
+    expect(page.locator("#pile")).to_be_disabled()

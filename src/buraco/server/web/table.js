@@ -387,14 +387,15 @@ function board(v, seat) {
       : null));
   // stock, pile
   const canDraw = mine && v.phase === "draw";
+  const canTake = canDraw && legal().includes("take-pile"); // in fechado, only when its top card melds
   const stock = el("button", { type: "button", class: "stock", id: "stock", "data-key": "stock", disabled: !canDraw, onclick: () => act("draw"),
     "aria-label": canDraw ? tn("table.stock-draw", v.stock) : tn("table.stock-label", v.stock) }, el("span", { class: "back", "aria-hidden": "true" }), ` ${t("table.stock", { n: v.stock })}`);
   const pileCards = v.pile.map((/** @type {string} */ c, /** @type {number} */ i) => cardNode(c, { extra: i === v.pile.length - 1 ? (fresh.discard ? "pile-top fresh" : "pile-top") : null }));
   const pileParts = [tn("table.pile-label", v.pile_size)];
   if (!v.pile_open) pileParts.push(t("table.pile-closed-label"));
   if (v.pile.length) pileParts.push(t("table.pile-top-label", { card: cardName(v.pile[v.pile.length - 1]) }));
-  if (canDraw && v.pile_size) pileParts.push(t("table.pile-take-label"));
-  const pile = el("button", { type: "button", class: "pile", id: "pile", "data-key": "pile", disabled: !canDraw || !v.pile_size, onclick: () => act("take-pile"),
+  if (canTake) pileParts.push(t("table.pile-take-label"));
+  const pile = el("button", { type: "button", class: "pile", id: "pile", "data-key": "pile", disabled: !canTake, onclick: () => act("take-pile"),
     "aria-label": pileParts.join(", ") },
   el("span", { class: "pile-head" }, v.pile_open ? t("table.pile", { n: v.pile_size }) : t("table.pile-closed", { n: v.pile_size })),
   el("span", { class: "pile-cards" }, pileCards.length ? pileCards : t("table.empty")));
@@ -522,8 +523,9 @@ function handPanel(v) {
     type: "button", id: `act-${key}`, "data-key": `act-${key}`, class: opts.primary ? "primary" : null,
     disabled: opts.disabled, "aria-keyshortcuts": shortcut, onclick }, label, shortcut ? el("kbd", { "aria-hidden": "true" }, shortcut) : null);
   const buttons = [
-    b("draw", t("act.draw"), "d", () => act("draw"), { primary: drawPhase && L.includes("draw"), disabled: !mine }),
-    b("take", t("act.take"), "t", () => act("take-pile"), { primary: drawPhase && L.includes("take-pile"), disabled: !mine || !v.pile_size }),
+    // only in the draw phase, and the pile only when the rules let you take it
+    b("draw", t("act.draw"), "d", () => act("draw"), { primary: drawPhase && L.includes("draw"), disabled: !drawPhase || !L.includes("draw") }),
+    b("take", t("act.take"), "t", () => act("take-pile"), { primary: drawPhase && L.includes("take-pile"), disabled: !drawPhase || !L.includes("take-pile") }),
   ];
   if (L.includes("turn-up")) buttons.push(b("turnup", t("act.turn-up"), "u", () => act("turn-up")));
   buttons.push(
