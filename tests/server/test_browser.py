@@ -794,3 +794,24 @@ def test_draw_and_the_pile_are_offered_only_when_the_rules_allow(
     expect(page.locator("#act-draw")).to_be_disabled()  # drawn already
     expect(page.locator("#act-take")).to_be_disabled()
     expect(page.locator("#pile")).to_be_disabled()
+
+
+@pytest.mark.parametrize(
+    ("meld", "wild", "stands"),
+    [
+        (["2S", "8H", "9H"], "2S", "7♥"),  # a wild written where it stands: low
+        (["8H", "9H", "2S"], "2S", "10♥"),  # high
+        (["QS", "KS", "JK"], "JK", "A♠"),  # a high ace
+        (["JK", "2S", "3S"], "JK", "A♠"),  # the 2 of the run's suit in its place is natural
+        (["KC", "KD", "JK"], "JK", "K"),  # a set: the rank
+        (["2S", "3S", "4S"], None, None),  # no wild at all
+    ],
+)
+def test_a_meld_choice_says_what_its_wild_stands_for(
+    open_page: Callable[..., Page], meld: list[str], wild: str | None, stands: str | None
+) -> None:
+    page = open_page()
+    page.goto("/")
+    expect(page.locator("#name")).to_be_visible()
+    got = page.evaluate("async (m) => (await import('/static/table.js')).wildFor(m)", meld)
+    assert got == (None if wild is None else {"wild": wild, "stands": stands})

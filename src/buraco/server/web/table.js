@@ -439,10 +439,47 @@ function board(v, seat) {
   return felt;
 }
 
-/** A choice's words: a meld's cards, an add's placement, a wild's move. @param {string} a */
+const RUN_POSITIONS = "A23456789TJQKA";
+
+/**
+ * What the wild of a meld written in the notation stands for ("7♥", or a rank for a set);
+ * null without a wild. A run is written low to high with its wild where it stands.
+ * @param {string[]} cards
+ */
+export function wildFor(cards) {
+  const naturals = cards.filter((c) => c !== "JK" && c[0] !== "2");
+  if (!naturals.length) return null;
+  // a set: its natural cards of one rank (one natural alone: a set unless a 2 of its suit
+  // beside it makes a run with it)
+  const set = naturals.length >= 2
+    ? naturals.every((c) => c[0] === naturals[0][0])
+    : !cards.some((c) => c[0] === "2" && c[1] === naturals[0][1]);
+  if (set) {
+    const wild = cards.find((c) => c === "JK" || c[0] === "2");
+    return wild ? { wild, stands: t(`card.rank.${naturals[0][0]}.short`) } : null;
+  }
+  const suit = naturals[0][1];
+  const first = cards.findIndex((c) => c === naturals[0]);
+  let low = RUN_POSITIONS.indexOf(naturals[0][0]) - first;
+  if (naturals[0][0] === "A" && first > 0) low = 13 - first; // a high ace
+  for (let i = 0; i < cards.length; i++) {
+    const c = cards[i];
+    const rank = RUN_POSITIONS[low + i];
+    const natural = c === `${rank}${suit}` || (c[0] === "A" && rank === "A" && c[1] === suit);
+    if (!natural && (c === "JK" || c[0] === "2") && rank) return { wild: c, stands: cardText(rank + suit) };
+  }
+  return null;
+}
+
+/** A choice's words: a meld's cards with what its wild stands for, an add's placement, a wild's move. @param {string} a */
 function choiceLabel(a) {
   const p = a.split(" ");
-  if (p[0] === "meld") return p.slice(1).map(cardText).join(" ");
+  if (p[0] === "meld") {
+    const cards = p.slice(1);
+    const shown = cards.map(cardText).join(" ");
+    const w = wildFor(cards);
+    return w ? t("choice.wild-as", { cards: shown, wild: cardText(w.wild), stands: w.stands }) : shown;
+  }
   return actionWords(a);
 }
 
