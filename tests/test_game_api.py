@@ -124,3 +124,38 @@ def test_a_view_is_a_copy() -> None:
     assert game.view(0)["options"]["pot_sizes"] == [11, 11]
     assert len(game.view(0)["hand"]) == 11
     assert json.loads(json.dumps(game.view(1)))["hand_sizes"] == [11, 11]
+
+
+def test_a_player_resigns_and_their_side_loses_the_match_now() -> None:
+    import json
+
+    from buraco.bots import make_bot
+    from buraco.bots.play import play_one
+    from buraco.errors import IllegalAction, SeatError
+    from buraco.record import record_of
+
+    game = Game("aberto", players=4, seed=8)
+    bots = [make_bot("greedy", seed=s) for s in range(4)]
+    for _ in range(30):
+        play_one(game, bots)
+    with pytest.raises(SeatError):
+        game.resign(4)
+    game.resign(3)  # side 1 concedes mid-hand: the hand is scored as it stands
+    assert game.is_over() and game.winner == 0 and game.resigned == 3
+    assert game.results[-1].ended_by == "resigned" and not game.legal_actions()
+    with pytest.raises(IllegalAction) as info:
+        game.resign(0)
+    assert info.value.rule == "match-over"
+    back = replay(json.loads(json.dumps(record_of(game))))  # the record replays it exactly
+    assert back.is_over() and back.winner == 0 and back.totals == game.totals
+    single = Game("aberto", players=2, seed=8, match=False)
+    with pytest.raises(IllegalAction) as info:
+        single.resign(0)
+    assert info.value.rule == "not-a-match"
+
+
+def test_with_three_sides_the_one_ahead_of_the_rest_wins_a_resigned_match() -> None:
+    game = Game("italiano", players=3, seed=2)
+    game.totals = [500, 100, 300]  # as if after some hands
+    game.resign(0)  # the leader concedes
+    assert game.is_over() and game.winner == 2

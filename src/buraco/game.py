@@ -294,6 +294,8 @@ class Game:
         self.hand_number = -1
         self.winner: int | None = None
         self.stopped = False
+        self.resigned = -1
+        """The seat whose player conceded the match (-1: none)."""
         """Whether the match was ended early by :meth:`stop_match` (a timed match)."""
         self._deal_next()
 
@@ -437,7 +439,7 @@ class Game:
     def is_over(self) -> bool:
         """Whether nothing more can be played: the match is won (or stopped), or the hand ended."""
         if self.match:
-            return self.winner is not None or self.stopped
+            return self.winner is not None or self.stopped or self.resigned >= 0
         return self.phase == Phase.OVER
 
     def stop_match(self) -> None:
@@ -461,6 +463,31 @@ class Game:
         self.stopped = True
         best = max(self.totals)
         leaders = [s for s in range(self.k) if self.totals[s] == best]
+        self.winner = leaders[0] if len(leaders) == 1 else None
+
+    def resign(self, seat: int) -> None:
+        """The player at ``seat`` concedes the match: their side loses it, now.
+
+        A hand in play ends where it stands and is scored (``ended_by`` ``resigned``).
+        The winner is the other side; with more than two, the one ahead of the rest
+        (level leaders: no winner).
+
+        >>> g = Game("aberto", players=4, seed=1)
+        >>> g.resign(1)
+        >>> g.is_over(), g.winner, g.results[-1].ended_by
+        (True, 0, 'resigned')
+        """
+        if not self.match:
+            raise IllegalAction(Refusal("not-a-match"))
+        if self.is_over():
+            raise IllegalAction(Refusal("match-over"))
+        side = self.side_of[self._check_seat(seat)]
+        if self.phase != Phase.OVER:
+            self._end_hand("resigned")
+        self.resigned = seat
+        others = [s for s in range(self.k) if s != side]
+        best = max(self.totals[s] for s in others)
+        leaders = [s for s in others if self.totals[s] == best]
         self.winner = leaders[0] if len(leaders) == 1 else None
 
     def hand(self, seat: int) -> list[Card]:

@@ -96,6 +96,7 @@ def record_of(game: Game) -> dict[str, Any]:
         "totals": list(game.totals),
         "winner": game.winner,
         **({"stopped": True} if game.stopped else {}),
+        **({"resigned": game.resigned} if game.resigned >= 0 else {}),
     }
 
 
@@ -128,6 +129,7 @@ _RECORD_KEYS = (
     "totals",
     "winner",
     "stopped",
+    "resigned",
     "play",
 )
 _RULES_KEYS = ("preset", "players", "options")
@@ -295,6 +297,8 @@ def _check(data: Any) -> None:
         _need(isinstance(data["match"], bool), "match", "must be true or false")
     if "stopped" in data:
         _need(isinstance(data["stopped"], bool), "stopped", "must be true or false")
+    if "resigned" in data:
+        _need(_whole(data["resigned"]), "resigned", "must be the seat of the player who resigned")
     if "play" in data:  # written by `buraco play`: who plays each seat; not replayed
         play = data["play"]
         _need(
@@ -371,6 +375,11 @@ def _replay(data: dict[str, Any], check_results: bool) -> Game:
                 game.apply(text, seat=seat)
             except BuracoError as exc:
                 raise ReplayError(i, j, seat, text, str(exc)) from None
+        if "resigned" in data and i == len(data["hands"]) - 1:
+            try:  # the match conceded, in this hand or after it
+                game.resign(data["resigned"])
+            except BuracoError as exc:
+                raise RecordError(f"record resigned: {exc}") from None
         if check_results and "result" in hand:
             if not game.is_hand_over():
                 raise RecordError(f"record hands[{i}]: has a result but the hand is not over")

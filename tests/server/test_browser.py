@@ -815,3 +815,17 @@ def test_a_meld_choice_says_what_its_wild_stands_for(
     expect(page.locator("#name")).to_be_visible()
     got = page.evaluate("async (m) => (await import('/static/table.js')).wildFor(m)", meld)
     assert got == (None if wild is None else {"wild": wild, "stands": stands})
+
+
+def test_resigning_asks_first_and_ends_the_match_as_a_loss(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    sign_in(page, "Rui")
+    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    expect(page.locator(".hand .card")).to_have_count(11)
+    page.click("#resign")
+    expect(page.locator("#confirm")).to_contain_text("Your side loses it now")
+    page.click("#confirm-yes")
+    over = page.locator("#hand-over")
+    expect(over.locator("#over-h")).to_have_text("Match over")
+    expect(over.locator("#ended")).to_have_text("The match was conceded.")
+    expect(over.locator(".winner")).not_to_contain_text("Rui")

@@ -962,3 +962,26 @@ def test_the_lobby_lists_your_own_tables_first_private_ones_too(shared: Server) 
         headers = who.headers if who else {}
         ids = [t["id"] for t in shared.client.get("/api/tables", headers=headers).json()["tables"]]
         assert mine["id"] not in ids and theirs["id"] in ids
+
+
+def test_a_player_resigns_the_match_and_their_side_loses_it(sqlite_server: Server) -> None:
+    ana, bia, eve = (sqlite_server.guest(n) for n in ("Ana", "Bia", "Eve"))
+    t = sqlite_server.create(ana, TWO, players=2)["table"]
+    url = f"/api/tables/{t['id']}"
+    r = sqlite_server.client.post(f"{url}/resign", headers=ana.headers)
+    assert r.status_code == 409 and error_of(r)["code"] == "not-playing"  # not started
+    assert join(sqlite_server, bia, t["id"], 1).status_code == 200
+    wait_for(lambda: table_of(sqlite_server, t["id"])["table"]["status"] == "playing")
+    r = sqlite_server.client.post(f"{url}/resign", headers=eve.headers)  # a watcher
+    assert r.status_code == 403 and error_of(r)["code"] == "not-seated"
+    r = sqlite_server.client.post(f"{url}/resign", headers=bia.headers)
+    assert r.status_code == 200, r.text
+    table = r.json()["table"]
+    assert table["status"] == "over" and table["game"] is not None
+    game = sqlite_server.client.get(f"/api/games/{table['game']}").json()
+    assert game["winner"] == 0  # Ana's side: Bia conceded
+    record = sqlite_server.client.get(f"/api/games/{table['game']}/record").json()
+    assert record["resigned"] == 1 and record["hands"][-1]["result"]["ended_by"] == "resigned"
+    assert replay(record).winner == 0 and verify(record)
+    r = sqlite_server.client.post(f"{url}/resign", headers=ana.headers)
+    assert r.status_code == 409 and error_of(r)["code"] == "not-playing"

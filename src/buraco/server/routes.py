@@ -582,6 +582,21 @@ async def hint(table_id: str, service: Svc, guest: NeedGuest) -> HintOut:
 
 
 @router.post(
+    "/api/tables/{table_id}/resign",
+    tags=["tables"],
+    response_model=None,
+    responses={200: {"model": TableAnswer}, **_refusals(401, 403, 404, 409, 422)},
+)
+async def resign_table(
+    table_id: str, request: Request, service: Svc, guest: NeedGuest
+) -> dict[str, Any]:
+    """Concede the match in play: your side loses it now."""
+    lt = await _table(service, table_id, guest, None)
+    await service.resign(lt, guest)
+    return {"table": lt.summary(request.app.state.settings.grace)}
+
+
+@router.post(
     "/api/tables/{table_id}/decline",
     tags=["tables"],
     response_model=None,

@@ -457,6 +457,18 @@ class TableService:
                 raise ServiceError("invite", "this table is private", status=403)
             await self._seat(lt, Seat(seat, "guest", None, guest.id, s.invited, guest.name))
 
+    async def resign(self, lt: LiveTable, guest: Guest) -> None:
+        """Concede the match in play: your side loses it now (the hand in play is scored)."""
+        async with lt.lock:
+            seat = lt.seat_of(guest.id)
+            if seat is None:
+                raise ServiceError("not-seated", "you have no seat at this table", status=403)
+            g = lt.game
+            if lt.status != "playing" or g is None or g.is_over():
+                raise ServiceError("not-playing", "no match is being played here", status=409)
+            await self._commit(lt, "resign", {"seat": seat})
+            await self._finish(lt)
+
     async def decline(self, lt: LiveTable, guest: Guest) -> None:
         """Say no to the seat a rematch offers you: it opens to anyone."""
         async with lt.lock:

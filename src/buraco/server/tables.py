@@ -223,6 +223,14 @@ class LiveTable:
         elif kind == "stop":  # a timed match whose time is up ends with the hand just played
             self._dealt(version, kind).stop_match()
             event["match_over"] = True
+        elif kind == "resign":  # a player conceded: their side loses the match now
+            g = self._dealt(version, kind)
+            hand_in_play = not g.is_hand_over()
+            g.resign(data["seat"])
+            event.update(seat=data["seat"], match_over=True)
+            if hand_in_play:
+                self.hand_over_at = time.monotonic()
+                event["reveal"] = self.reveal(g.hand_number)
         elif kind == "action":
             g = self._dealt(version, kind)
             g.apply(data["action"], seat=data["seat"])

@@ -31,6 +31,7 @@ ENDINGS = {
     "going-out": "went out",
     "stock": "the stock ran out",
     "blocked": "no one could draw",
+    "resigned": "a player resigned",
 }
 
 

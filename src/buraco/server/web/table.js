@@ -124,6 +124,21 @@ function askLeave() {
   /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
 }
 
+/** Conceding the match: your side loses it now (asked first). */
+function askResign() {
+  const tb = app.table;
+  tb.confirm = {
+    text: t("resign.confirm"),
+    yes: t("resign.yes"),
+    run: async () => {
+      try { await api("POST", `/api/tables/${encodeURIComponent(tb.id)}/resign`); }
+      catch (x) { toast(/** @type {Error} */ (x).message); }
+    },
+  };
+  render();
+  /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
+}
+
 function confirmPanel() {
   const c = app.table.confirm;
   const cancel = () => { app.table.confirm = null; render(); };
@@ -383,7 +398,8 @@ function board(v, seat) {
     matchClock(tb.info),
     v.last_turn ? el("strong", {}, t("table.last-turn")) : null,
     seat !== null && tb.info.status === "playing"
-      ? el("button", { type: "button", id: "leave-match", "data-key": "leave-match", onclick: askLeave }, t("leave.button"))
+      ? [el("button", { type: "button", id: "leave-match", "data-key": "leave-match", onclick: askLeave }, t("leave.button")),
+        el("button", { type: "button", id: "resign", "data-key": "resign", onclick: askResign }, t("resign.button"))]
       : null));
   // stock, pile
   const canDraw = mine && v.phase === "draw";
