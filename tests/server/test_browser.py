@@ -517,7 +517,7 @@ def short_opening(codes: list[str]) -> list[str] | None:
     from buraco.melds import TableMeld, shape_of
     from buraco.rules import make_rules
 
-    rules = make_rules("us", players=4)
+    rules = make_rules("us", players=2)
     for trio in combinations(codes, 3):
         cards = tuple(parse_card(c) for c in trio)
         shape = shape_of(cards, rules)
@@ -533,7 +533,8 @@ def test_a_discard_that_fails_the_us_opening_says_what_it_costs_first(
     # rises by 15; the page asks before a discard does that
     page = open_page()
     sign_in(page, "Enzo")
-    create_table(page, ["me", "heuristic", "heuristic", "heuristic"], preset="us")
+    # two players: no partner opens for you
+    create_table(page, ["me", "heuristic"], preset="us")
     for _ in range(20):
         wait_my_draw(page)
         page.click("#act-draw")
@@ -740,7 +741,7 @@ def test_melding_and_adding_by_clicks_in_portuguese(open_page: Callable[..., Pag
     page.fill("#name", "Olga")
     page.click("#name-submit")
     expect(page.locator("#me")).to_have_text("Jogando como Olga")
-    create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
+    create_table(page, ["me", "heuristic"])  # two players: a long hand
     melded = added = False
     for _ in range(25):
         expect(page.locator("#whose")).to_contain_text("Sua vez: compre", timeout=30_000)
