@@ -468,6 +468,9 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
     expect(page.locator("fieldset.topic legend").first).to_have_text("As cartas")
     expect(page.locator("fieldset[data-topic=pile] legend")).to_have_text("O lixo")
     expect(page.locator("label[for=f-opt-pile_open]")).to_have_text("lixo aberto")
+    expect(page.locator("#help-pile_open")).to_have_text(
+        "lixo aberto (todas as cartas à vista) ou fechado (só a de cima)"
+    )
     page.select_option("#f-preset", "italiano")
     expect(page.locator("label[for=f-opt-pot_penalty]")).to_have_text(
         "multa pelo pozzetto não pego"

@@ -87,6 +87,7 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
     built += [f"feed.note.{code}" for code in NOTES if code != "turned-up"]
     built += [f"over.ended.{how}" for how in ("going-out", "stock", "blocked", "resigned")]
     built += [f"option.{name}" for name in OPTION_TOPICS]
+    built += [f"option.{name}.help" for name in OPTION_TOPICS]
     built += [f"rules.runs.{aces}" for aces in ("both", "low", "high")]
     built += [f"topic.{topic}" for topic in set(OPTION_TOPICS.values())]
     assert [k for k in built if k not in words] == []

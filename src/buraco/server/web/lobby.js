@@ -170,7 +170,7 @@ function createForm() {
       const id = `f-opt-${o.name}`;
       const d = defaults[o.name];
       let input;
-      let help = o.help || "";
+      let help = t(`option.${o.name}.help`);
       const shown = d === undefined ? t("create.default") : t("create.default-is", { value: valueText(d) });
       // every option starts at "the preset's rule": only what the player changes is sent
       if (o.type === "bool") {
