@@ -722,8 +722,9 @@ def test_leaving_a_match_in_play_asks_first_and_a_bot_takes_the_seat(
     expect(page.locator(".ring .seat").first).to_contain_text("bot heuristic")
 
 
-def a_meld_in(codes: list[str], preset: str = "aberto") -> list[str] | None:
-    """Three or four cards of a hand that make a meld under a preset's rules."""
+def a_meld_in(codes: list[str], preset: str = "aberto") -> tuple[list[str], str | None] | None:
+    """Three cards of a hand that make a meld under a preset's rules, and a fourth that
+    extends it when the hand has one (else None)."""
     from itertools import combinations
 
     from buraco.cards import parse_card
@@ -731,29 +732,62 @@ def a_meld_in(codes: list[str], preset: str = "aberto") -> list[str] | None:
     from buraco.rules import make_rules
 
     rules = make_rules(preset, players=4)
-    for size in (3, 4):
-        for group in combinations(codes, size):
-            if isinstance(shape_of(tuple(parse_card(c) for c in group), rules), TableMeld):
-                return list(group)
+
+    def meld(group: tuple[str, ...]) -> bool:
+        return isinstance(shape_of(tuple(parse_card(c) for c in group), rules), TableMeld)
+
+    for four in combinations(codes, 4):
+        if meld(four) and meld(four[:3]):
+            return list(four[:3]), four[3]
+    for three in combinations(codes, 3):
+        if meld(three):
+            return list(three), None
     return None
 
 
-def test_melding_and_adding_by_clicks_in_portuguese(open_page: Callable[..., Page]) -> None:
-    page = open_page(locale="pt-BR")
+LANGUAGES = {
+    # locale: playing as, your turn to draw, your turn to play, melded, added
+    "pt-BR": (
+        "Jogando como",
+        "Sua vez: compre",
+        "baixe, encaixe ou descarte",
+        "baixou ",
+        "encaixou ",
+    ),
+    "es": ("Jugando como", "Tu turno: robá", "bajá, agregá o descartá", "bajó ", "agregó "),
+    "it": (
+        "Giochi come",
+        "Tocca a te: pesca",
+        "cala, attacca o scarta",
+        "ha calato ",
+        "ha attaccato ",
+    ),
+    "en": ("Playing as", "Your turn: draw", "meld, add or discard", "melded ", "added "),
+}
+
+
+@pytest.mark.parametrize("locale", list(LANGUAGES))
+def test_melding_and_adding_by_clicks_in_each_language(
+    open_page: Callable[..., Page], locale: str
+) -> None:
+    playing, to_draw, to_play, melded_word, added_word = LANGUAGES[locale]
+    page = open_page(locale=locale)
     page.goto("/")
     page.fill("#name", "Olga")
     page.click("#name-submit")
-    expect(page.locator("#me")).to_have_text("Jogando como Olga")
+    expect(page.locator("#me")).to_have_text(f"{playing} Olga")
     create_table(page, ["me", "heuristic"])  # two players: a long hand
     melded = added = False
     for _ in range(25):
-        expect(page.locator("#whose")).to_contain_text("Sua vez: compre", timeout=30_000)
+        expect(page.locator("#whose")).to_contain_text(to_draw, timeout=30_000)
         page.click("#act-draw")
-        expect(page.locator("#whose")).to_contain_text("baixe, encaixe ou descarte")
+        expect(page.locator("#whose")).to_contain_text(to_play)
         cards = page.locator(".hand .card")
         codes = [c.get_attribute("data-card") or "" for c in cards.all()]
         own = page.locator(".side.own .meld")
-        if not melded and (group := a_meld_in(codes)):
+        found = None if melded else a_meld_in(codes)
+        if found is not None:
+            group, extra = found
             before = own.count()
             for code in group:  # one click per card, each copy once
                 page.locator(f'.hand .card[data-card="{code}"][aria-pressed="false"]').first.click()
@@ -761,9 +795,10 @@ def test_melding_and_adding_by_clicks_in_portuguese(open_page: Callable[..., Pag
             if page.locator("#choices").count():  # where a wild stands: the first way
                 page.locator("#choices button[data-action]").first.click()
             expect(own).to_have_count(before + 1)
-            expect(page.locator(".seat.mine .did")).to_contain_text("Olga baixou ")
+            expect(page.locator(".seat.mine .did")).to_contain_text(f"Olga {melded_word}")
             melded = True
-        elif melded and not added:
+            codes = [extra] if extra else []  # the card that extends it, added at once
+        if melded and not added:
             # a card that fits a meld of the side: selected, the meld lights up; click it
             for code in codes:
                 page.locator(f'.hand .card[data-card="{code}"]').first.click()
@@ -772,13 +807,15 @@ def test_melding_and_adding_by_clicks_in_portuguese(open_page: Callable[..., Pag
                     fits.first.click()
                     if page.locator("#choices").count():
                         page.locator("#choices button[data-action]").first.click()
-                    expect(page.locator(".seat.mine .did")).to_contain_text("Olga encaixou ")
+                    expect(page.locator(".seat.mine .did")).to_contain_text(f"Olga {added_word}")
                     added = True
                     break
                 page.keyboard.press("Escape")
         if melded and added:
             return
-        draw_and_discard_rest(page)
+        page.locator(".hand .card").first.click()
+        page.click("#act-discard")
+        expect(page.locator("#whose")).not_to_contain_text(to_play)
     pytest.fail(f"no meld and add came up in 25 turns (melded: {melded})")
 
 
