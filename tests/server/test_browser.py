@@ -870,3 +870,31 @@ def test_resigning_asks_first_and_ends_the_match_as_a_loss(open_page: Callable[.
     expect(over.locator("#over-h")).to_have_text("Match over")
     expect(over.locator("#ended")).to_have_text("The match was conceded.")
     expect(over.locator(".winner")).not_to_contain_text("Rui")
+
+
+def test_a_rematch_accepted_by_one_and_declined_by_another(
+    open_page: Callable[..., Page],
+) -> None:
+    ana, bia, caio = open_page(), open_page(), open_page()
+    for page, name in ((ana, "Sara"), (bia, "Tito"), (caio, "Ugo")):
+        sign_in(page, name)
+    table = create_table(ana, ["me", "open", "open", "heuristic"])
+    for page, seat in ((bia, 1), (caio, 2)):
+        page.goto(f"/#/table/{table}")
+        page.click(f"#board button[data-key='sit-{seat}']")
+    for page in (ana, bia, caio):
+        expect(page.locator(".hand .card")).to_have_count(11, timeout=30_000)
+    ana.click("#resign")  # the quickest way to a match's end
+    ana.click("#confirm-yes")
+    expect(ana.locator("#over-h")).to_have_text("Match over")
+    ana.click("#rematch")
+    ana.wait_for_url(lambda url: "#/table/" in url and table not in url)
+    expect(bia.locator("#rematch-offer")).to_be_visible()
+    expect(caio.locator("#rematch-offer")).to_be_visible()
+    caio.click("#rematch-decline")
+    expect(caio.locator("#declined")).to_have_text("You declined the rematch.")
+    bia.click("#rematch-accept")
+    bia.wait_for_url(lambda url: "#/table/" in url and table not in url)
+    # Caio's seat is open again: the rematch waits for someone to take it
+    expect(ana.locator(".seat-list")).to_contain_text("Seat 3: open")
+    expect(ana.locator(".seat-list")).to_contain_text("Tito")
