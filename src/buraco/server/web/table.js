@@ -86,15 +86,10 @@ function doDiscard() {
   const sel = selectedCards();
   if (sel.length !== 1) return refuse(sel.length ? t("hint.one-to-discard") : t("hint.select-to-discard"));
   const cost = openingCost();
-  if (cost) {
-    // a discard now fails the opening: say what it costs before it is sent
-    const action = `discard ${sel[0]}`;
-    app.table.confirm = { text: cost, yes: t("confirm.discard-anyway"), run: () => act(action) };
-    render();
-    /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
-    return;
-  }
-  act(`discard ${sel[0]}`);
+  const action = `discard ${sel[0]}`;
+  // a discard now that fails the opening: say what it costs before it is sent
+  if (cost) askFirst(cost, t("confirm.discard-anyway"), () => act(action));
+  else act(action);
 }
 
 /** What discarding now would cost: an opening staged short of the minimum (null: nothing). */
@@ -109,34 +104,31 @@ function openingCost() {
     : t("confirm.opening-short", { value: staged, need });
 }
 
-/** Leaving a match in play: the stand-in bot takes the seat for good (asked first). */
-function askLeave() {
-  const tb = app.table;
-  tb.confirm = {
-    text: t("leave.confirm", { bot: "heuristic" }),
-    yes: t("leave.yes"),
-    run: async () => {
-      try { await api("POST", `/api/tables/${encodeURIComponent(tb.id)}/leave`); location.hash = "#/"; }
-      catch (x) { toast(/** @type {Error} */ (x).message); }
-    },
-  };
+/**
+ * Ask before doing something that cannot be taken back: the question, the button that
+ * does it (beside Cancel), and what it does.
+ * @param {string} text @param {string} yes @param {() => void} run
+ */
+function askFirst(text, yes, run) {
+  app.table.confirm = { text, yes, run };
   render();
   /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
 }
 
+/** Post to one of the table's REST actions (leave, resign), then `after`; a refusal is shown. @param {string} what @param {() => void} [after] */
+async function tableAction(what, after) {
+  try { await api("POST", `/api/tables/${encodeURIComponent(app.table.id)}/${what}`); if (after) after(); }
+  catch (x) { toast(/** @type {Error} */ (x).message); }
+}
+
+/** Leaving a match in play: the stand-in bot takes the seat for good (asked first). */
+function askLeave() {
+  askFirst(t("leave.confirm", { bot: "heuristic" }), t("leave.yes"), () => tableAction("leave", () => { location.hash = "#/"; }));
+}
+
 /** Conceding the match: your side loses it now (asked first). */
 function askResign() {
-  const tb = app.table;
-  tb.confirm = {
-    text: t("resign.confirm"),
-    yes: t("resign.yes"),
-    run: async () => {
-      try { await api("POST", `/api/tables/${encodeURIComponent(tb.id)}/resign`); }
-      catch (x) { toast(/** @type {Error} */ (x).message); }
-    },
-  };
-  render();
-  /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
+  askFirst(t("resign.confirm"), t("resign.yes"), () => tableAction("resign"));
 }
 
 function confirmPanel() {
@@ -444,7 +436,7 @@ function board(v, seat) {
   if (tb.confirm) felt.append(confirmPanel());
   felt.append(el("div", { id: "reason", role: "alert" }));
   // my hand and actions, or a spectator's note
-  if (seat !== null) felt.append(handPanel(v));
+  if (seat !== null) felt.append(handPanel(v, fresh.drawn));
   else felt.append(el("p", { class: "watching" }, t("table.watching")));
   if (v.options) felt.append(rulesPanel(v.options, tb.info.preset));
   if (feed.length) {
@@ -506,12 +498,11 @@ function choicePanel() {
     el("button", { type: "button", onclick: () => { app.table.choice = null; render(); } }, t("choice.cancel")));
 }
 
-/** @param {any} v */
-function handPanel(v) {
+/** Your hand and its moves; `drawn`: the card you drew this turn, to mark. @param {any} v @param {string | null} drawn */
+function handPanel(v, drawn) {
   const tb = app.table;
   const hand = v.hand;
   const serverKeys = handKeys(hand);
-  const drawn = latestTurn(v).drawn;
   const drawnKey = drawn && mySeat() === v.turn ? serverKeys[hand.lastIndexOf(drawn)] : null;
   const arrangement = arrangementOf(v);
   const shown = arrange(arrangement, hand);
