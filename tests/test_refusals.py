@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from buraco import Game, IllegalAction
+from buraco import Game, IllegalAction, RulesError
 from buraco.actions import DRAW, TAKE_PILE, Action, Add, Discard, Meld, MoveWild, Place, TurnUp
 from buraco.bots import make_bot
 from buraco.bots.play import play_one
 from buraco.cards import N_CODES
 from buraco.refusals import ENGLISH, Refusal, english, placeholders
-from buraco.rules import PRESETS
+from buraco.rules import PRESETS, make_rules, rules_from_json
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "buraco"
 CODE = re.compile(r'Refusal\(\s*f?"([a-z.{}-]+)"')
@@ -55,7 +57,69 @@ def test_every_english_wording_is_used() -> None:
         "meld-shape.not-consecutive-aces-low",
         "meld-shape.not-consecutive-aces-high",
     }
+    assert "option.json-{wanted}" in written
+    built |= {f"option.json-{wanted}" for wanted in ("boolean", "whole", "list", "string")}
     assert set(ENGLISH) - written - built == set()
+
+
+@pytest.mark.parametrize(
+    ("call", "code", "params"),
+    [
+        (
+            lambda: make_rules("aberto", players=4, hand_size=30),
+            "options.pack",
+            {"cards": 108, "needed": 4 * 30 + 11 + 11 + 1},
+        ),
+        (
+            lambda: make_rules("aberto", players=2, hand_size=99),
+            "option.range",
+            {"option": "hand_size", "value": "99", "low": 2, "high": 30},
+        ),
+        (
+            lambda: make_rules("italiano", players=6),
+            "preset.players",
+            {"preset": "italiano", "counts": ["2", "3", "4"], "players": 6},
+        ),
+        (
+            lambda: make_rules("aberto", aces="middle"),
+            "option.choice",
+            {"option": "aces", "value": "'middle'", "values": ["both", "low", "high"]},
+        ),
+        (
+            lambda: make_rules("aberto", upcard=True, first_card_choice=True),
+            "options.upcard",
+            {},
+        ),
+        (
+            lambda: make_rules("aberto", pile_streak_limit=0, pile_top_meld=False),
+            "options.pile-streak",
+            None,
+        ),
+        (
+            lambda: rules_from_json("aberto", 2, {"pile_open": 1}),
+            "option.json-boolean",
+            {"option": "pile_open", "value": "1"},
+        ),
+    ],
+)
+def test_a_rules_error_carries_its_refusal_as_data(call: Any, code: str, params: Any) -> None:
+    # a front end words a bad option or a contradiction from its code and values, as it
+    # words a refused action (docs/notation.md, refusals as data)
+    with pytest.raises(RulesError) as caught:
+        call()
+    refusal = caught.value.refusal
+    assert refusal is not None and refusal.code == code, caught.value
+    if params is not None:
+        assert dict(refusal.params) == params
+    assert str(caught.value) == english(code, refusal.params)
+    assert pickle.loads(pickle.dumps(caught.value)).refusal == refusal
+
+
+def test_a_players_list_reads_as_alternatives() -> None:
+    with pytest.raises(RulesError, match="played by 2, 3 or 4 players, not 6"):
+        make_rules("italiano", players=6)
+    with pytest.raises(RulesError, match="played by 2 or 4 players, not 3"):
+        make_rules("aberto", players=3)
 
 
 def test_a_template_names_its_parameters_and_lists_are_joined() -> None:

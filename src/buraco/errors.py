@@ -18,7 +18,28 @@ class NotationError(BuracoError, ValueError):
 
 
 class RulesError(BuracoError, ValueError):
-    """An unknown rule option, a bad value, or options that contradict each other."""
+    """An unknown rule option, a bad value, or options that contradict each other.
+
+    Built from a :class:`~buraco.refusals.Refusal` (an option's bad value, a preset's
+    player count, two options that contradict each other), ``refusal`` says why as data
+    for a front end to word in its language, and the message is its English wording;
+    built from text (a bad argument of the library), ``refusal`` is ``None``.
+
+    >>> e = RulesError(Refusal("option.whole", {"option": "target", "value": "'x'"}))
+    >>> str(e), e.refusal.code
+    ("option target: 'x' is not a whole number", 'option.whole')
+    """
+
+    def __init__(self, why: str | Refusal) -> None:
+        if isinstance(why, Refusal):
+            super().__init__(why.message)
+            self.refusal: Refusal | None = why
+        else:
+            super().__init__(why)
+            self.refusal = None
+
+    def __reduce__(self) -> tuple[type[RulesError], tuple[str | Refusal]]:
+        return (RulesError, (self.refusal or str(self),))
 
 
 class IllegalAction(BuracoError):

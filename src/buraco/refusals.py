@@ -186,6 +186,56 @@ ENGLISH: dict[str, str] = {
         "this would leave a last card you could not discard: the final discard may not be a "
         "wild card ({card})"
     ),
+    # rule options (buraco.rules): a bad value, a preset's player count, a contradiction
+    "option.unknown": "unknown option {given}; options are: {options}",
+    "option.choice": "option {option}: {value} is not allowed; choose one of {values}",
+    "option.boolean": "option {option}: {value} is not a boolean (use true or false)",
+    "option.whole": "option {option}: {value} is not a whole number",
+    "option.range": "option {option}: {value} is out of range; use {low} to {high}",
+    "option.pot-sizes-list": (
+        "option pot_sizes: {value} is not a list of up to {most} whole numbers (e.g. 11,11)"
+    ),
+    "option.pot-sizes": (
+        "option pot_sizes: give one to {most} sizes of 2 to {largest} cards (a morto of one "
+        "card could leave its taker with a last card that cannot be played)"
+    ),
+    "option.set-ranks": "option set_ranks: {value} must list ranks from {ranks}",
+    "option.set-ranks-distinct": (
+        "option set_ranks: {value} must list distinct ranks from {ranks} (or 'all' / 'none')"
+    ),
+    "option.json-boolean": "option {option}: {value} is not true or false",
+    "option.json-whole": "option {option}: {value} is not a whole number",
+    "option.json-list": "option {option}: {value} is not a list of whole numbers",
+    "option.json-string": "option {option}: {value} is not a string",
+    "preset.unknown": "unknown preset {given}; presets are: {presets}",
+    "preset.name": "the preset is a name ({presets}), not {given}",
+    "preset.players": "preset '{preset}' is played by {counts} players, not {players}",
+    "preset.players-whole": "players is a whole number, not {given}",
+    "preset.options": "options is an object of option values, not {given}",
+    "options.sides": "sides={sides} does not fit {players} players; use {counts}",
+    "options.decks": "decks must be at least 1",
+    "options.hand-size": "hand_size must be at least 2",
+    "options.target": "target must be at least 1",
+    "options.upcard": (
+        "first_card_choice needs a pile that starts empty, but upcard=true turns a card up at "
+        "the deal; set one of them to false"
+    ),
+    "options.pack": (
+        "the pack has {cards} cards but hands, pots and stock need at least {needed}; use more "
+        "decks, smaller hands or smaller pots"
+    ),
+    "options.pot-penalty": (
+        "unused_pot_penalty=true charges the morto penalty on top of the cards left in hand, "
+        "but unplayed_pot=penalty charges it instead of them; set unplayed_pot=cards or "
+        "unused_pot_penalty=false"
+    ),
+    "options.pots": "pot_sizes: more than two sides need at least two pots",
+    "options.pile-streak": (
+        "pile_streak_limit=0 removes the limit on taking the pile, but with pile_top_meld=false "
+        "a take may put no card on the table, so the pile could be passed back and forth "
+        "forever (RULINGS 9: every hand ends); set pile_streak_limit from 1 to {high}, or 0 only "
+        "with pile_top_meld=true"
+    ),
     # anything else
     "illegal": "not a legal action now",
     "illegal.discard": "not a legal discard now",
@@ -194,7 +244,13 @@ ENGLISH: dict[str, str] = {
 """The engine's wording of every refusal code, in English; ``{name}`` is a parameter."""
 
 _JOINED: dict[str, str] = {"choices": " or "}
-"""How a list parameter is joined in English (a space unless named here)."""
+"""List parameters joined in English with their items quoted (``'a' or 'b'``)."""
+
+_LISTED = frozenset({"options", "values", "presets"})
+"""List parameters joined in English with commas (``aberto, fechado``)."""
+
+_COUNTED = frozenset({"counts"})
+"""List parameters read as alternatives (``2, 3 or 4``)."""
 
 
 def placeholders(template: str) -> set[str]:
@@ -219,6 +275,10 @@ def english(code: str, params: Mapping[str, Param]) -> str:
         if isinstance(value, list):
             if name in _JOINED:
                 value = _JOINED[name].join(f"'{v}'" for v in value)
+            elif name in _LISTED:
+                value = ", ".join(value)
+            elif name in _COUNTED:
+                value = " or ".join([", ".join(value[:-1]), value[-1]] if len(value) > 2 else value)
             else:
                 value = " ".join(value)
         values[name] = value

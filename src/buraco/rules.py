@@ -26,6 +26,7 @@ from typing import Any, Literal, get_args
 
 from buraco.cards import JOKER, N_CODES, RANKS, TWO
 from buraco.errors import RulesError, shown
+from buraco.refusals import Refusal
 
 Aces = Literal["both", "low", "high"]
 GoOutCanastra = Literal["clean", "any"]
@@ -482,14 +483,17 @@ def _choices(name: str) -> tuple[str, ...] | None:
 def coerce_option(name: str, value: Any) -> Any:
     """Check and convert one option value (strings from a command line are accepted)."""
     if not isinstance(name, str) or name.replace("-", "_") not in _FIELDS:
-        raise RulesError(f"unknown option {shown(name)}; options are: {', '.join(_FIELDS)}")
+        raise RulesError(Refusal("option.unknown", {"given": shown(name), "options": [*_FIELDS]}))
     name = name.replace("-", "_")
     hint = _HINTS[name]
     choices = _choices(name)
     if choices is not None:
         if not isinstance(value, str) or value not in choices:
             raise RulesError(
-                f"option {name}: {shown(value)} is not allowed; choose one of {', '.join(choices)}"
+                Refusal(
+                    "option.choice",
+                    {"option": name, "value": shown(value), "values": list(choices)},
+                )
             )
         return value
     if hint is bool:
@@ -500,14 +504,19 @@ def coerce_option(name: str, value: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RulesError(f"option {name}: {shown(value)} is not a boolean (use true or false)")
+        raise RulesError(Refusal("option.boolean", {"option": name, "value": shown(value)}))
     if hint is int:
         number = whole_number(value)
         if number is None:
-            raise RulesError(f"option {name}: {shown(value)} is not a whole number")
+            raise RulesError(Refusal("option.whole", {"option": name, "value": shown(value)}))
         low, high = option_bounds(name)
         if not low <= number <= high:
-            raise RulesError(f"option {name}: {shown(number)} is out of range; use {low} to {high}")
+            raise RulesError(
+                Refusal(
+                    "option.range",
+                    {"option": name, "value": shown(number), "low": low, "high": high},
+                )
+            )
         return number
     if name == "pot_sizes":
         if isinstance(value, str) and len(value) <= 100:
@@ -519,19 +528,15 @@ def coerce_option(name: str, value: Any) -> Any:
             numbers = [whole_number(x) for x in items]
         if None in numbers:
             raise RulesError(
-                f"option pot_sizes: {shown(value)} is not a list of up to {_MAX_POTS} whole "
-                "numbers (e.g. 11,11)"
+                Refusal("option.pot-sizes-list", {"value": shown(value), "most": _MAX_POTS})
             )
         sizes = tuple(n for n in numbers if n is not None)
         if not sizes or min(sizes) < 2 or max(sizes) > _MAX_POT:
-            raise RulesError(
-                f"option pot_sizes: give one to {_MAX_POTS} sizes of 2 to {_MAX_POT} cards (a "
-                "morto of one card could leave its taker with a last card that cannot be played)"
-            )
+            raise RulesError(Refusal("option.pot-sizes", {"most": _MAX_POTS, "largest": _MAX_POT}))
         return sizes
     if name == "set_ranks":
         if not isinstance(value, str) or len(value) > 40:
-            raise RulesError(f"option set_ranks: {shown(value)} must list ranks from {RANKS}")
+            raise RulesError(Refusal("option.set-ranks", {"value": shown(value), "ranks": RANKS}))
         text = value.upper().replace("10", "T").replace(",", "").replace(" ", "")
         if text in ("NONE", "-"):
             text = ""
@@ -540,8 +545,7 @@ def coerce_option(name: str, value: Any) -> Any:
         bad = [ch for ch in text if ch not in RANKS]
         if bad or len(set(text)) != len(text):
             raise RulesError(
-                f"option set_ranks: {value!r} must list distinct ranks from {RANKS} "
-                "(or 'all' / 'none')"
+                Refusal("option.set-ranks-distinct", {"value": shown(value), "ranks": RANKS})
             )
         return "".join(r for r in RANKS if r in text)
     raise AssertionError(f"unhandled option type for {name}")  # pragma: no cover
@@ -576,32 +580,32 @@ def rules_from_json(preset: object, players: object, options: object) -> Rules:
     buraco.errors.RulesError: option pile_open: 1 is not true or false
     """
     if not isinstance(preset, str):
-        raise RulesError(f"the preset is a name ({', '.join(PRESETS)}), not {shown(preset)}")
+        raise RulesError(Refusal("preset.name", {"presets": [*PRESETS], "given": shown(preset)}))
     if type(players) is not int:
-        raise RulesError(f"players is a whole number, not {shown(players)}")
+        raise RulesError(Refusal("preset.players-whole", {"given": shown(players)}))
     if not isinstance(options, dict):
-        raise RulesError(f"options is an object of option values, not {shown(options)}")
+        raise RulesError(Refusal("preset.options", {"given": shown(options)}))
     for name, value in options.items():
         if name not in _FIELDS or name == "players":
-            raise RulesError(
-                f"unknown option {shown(name)}; options are: "
-                + ", ".join(n for n in _FIELDS if n != "players")
-            )
+            allowed = [n for n in _FIELDS if n != "players"]
+            raise RulesError(Refusal("option.unknown", {"given": shown(name), "options": allowed}))
         hint = _HINTS[name]
         if hint is bool:
             ok = type(value) is bool
-            wanted = "true or false"
+            wanted = "boolean"
         elif hint is int:
             ok = type(value) is int
-            wanted = "a whole number"
+            wanted = "whole"
         elif name == "pot_sizes":
             ok = isinstance(value, list) and all(type(x) is int for x in value)
-            wanted = "a list of whole numbers"
+            wanted = "list"
         else:
             ok = isinstance(value, str)
-            wanted = "a string"
+            wanted = "string"
         if not ok:
-            raise RulesError(f"option {name}: {shown(value)} is not {wanted}")
+            raise RulesError(
+                Refusal(f"option.json-{wanted}", {"option": name, "value": shown(value)})
+            )
     return make_rules(preset, players, **options)
 
 
@@ -609,16 +613,16 @@ def preset_defaults(preset: str, players: int | None = None) -> tuple[int, dict[
     """Player count and option values of a preset before user overrides."""
     spec = PRESETS.get(preset) if isinstance(preset, str) else None
     if spec is None:
-        raise RulesError(f"unknown preset {shown(preset)}; presets are: {', '.join(PRESETS)}")
+        raise RulesError(Refusal("preset.unknown", {"given": shown(preset), "presets": [*PRESETS]}))
     if players is None:
         players = 4 if 4 in spec.players else spec.players[0]
     if type(players) is not int:
         players = coerce_option("players", players)
     if players not in spec.players:
-        allowed = " or ".join(str(p) for p in spec.players)
-        if len(spec.players) > 2:
-            allowed = ", ".join(str(p) for p in spec.players[:-1]) + f" or {spec.players[-1]}"
-        raise RulesError(f"preset {preset!r} is played by {allowed} players, not {players}")
+        counts = [str(p) for p in spec.players]
+        raise RulesError(
+            Refusal("preset.players", {"preset": preset, "counts": counts, "players": players})
+        )
     opts: dict[str, Any] = {"sides": _DEFAULT_SIDES[players]}
     opts.update(spec.options)
     opts.update(spec.by_players.get(players, {}))
@@ -653,44 +657,31 @@ def _build(preset: str, players: int, opts: dict[str, Any]) -> Rules:
 
 def _check(r: Rules) -> None:
     if r.sides not in _ALLOWED_SIDES.get(r.players, ()):
-        allowed = " or ".join(str(s) for s in _ALLOWED_SIDES.get(r.players, ()))
-        raise RulesError(f"sides={r.sides} does not fit {r.players} players; use {allowed}")
-    if r.decks < 1:
-        raise RulesError("decks must be at least 1")
-    if r.hand_size < 2:
-        raise RulesError("hand_size must be at least 2")
-    if r.target < 1:
-        raise RulesError("target must be at least 1")
-    if r.upcard and r.first_card_choice:
+        counts = [str(s) for s in _ALLOWED_SIDES.get(r.players, ())]
         raise RulesError(
-            "first_card_choice needs a pile that starts empty, but upcard=true turns a card "
-            "up at the deal; set one of them to false"
+            Refusal("options.sides", {"sides": r.sides, "players": r.players, "counts": counts})
         )
+    if r.decks < 1:
+        raise RulesError(Refusal("options.decks"))
+    if r.hand_size < 2:
+        raise RulesError(Refusal("options.hand-size"))
+    if r.target < 1:
+        raise RulesError(Refusal("options.target"))
+    if r.upcard and r.first_card_choice:
+        raise RulesError(Refusal("options.upcard"))
     needed = r.players * r.hand_size + sum(r.pot_sizes) + int(r.upcard) + 1 + r.stock_reserve
     if needed > r.deck_size:
-        raise RulesError(
-            f"the pack has {r.deck_size} cards but hands, pots and stock need at least "
-            f"{needed}; use more decks, smaller hands or smaller pots"
-        )
+        raise RulesError(Refusal("options.pack", {"cards": r.deck_size, "needed": needed}))
     if r.unused_pot_penalty and r.unplayed_pot == "penalty":
-        raise RulesError(
-            "unused_pot_penalty=true charges the morto penalty on top of the cards left in hand, "
-            "but unplayed_pot=penalty charges it instead of them; set unplayed_pot=cards or "
-            "unused_pot_penalty=false"
-        )
+        raise RulesError(Refusal("options.pot-penalty"))
     if r.sides > 2 and len(r.pot_sizes) < 2:
-        raise RulesError("pot_sizes: more than two sides need at least two pots")
+        raise RulesError(Refusal("options.pots"))
     if r.pile_streak_limit == 0 and not r.pile_top_meld:
         # RULINGS 9: every hand ends. Each turn draws from the stock or the mortos (finite), puts
         # a card on the table for good (finite), or takes the pile and puts nothing down; only
         # pile_top_meld (every take melds its top card) or the streak limit bounds the last kind.
         high = option_bounds("pile_streak_limit")[1]
-        raise RulesError(
-            "pile_streak_limit=0 removes the limit on taking the pile, but with "
-            "pile_top_meld=false a take may put no card on the table, so the pile could be "
-            "passed back and forth forever (RULINGS 9: every hand ends); set pile_streak_limit "
-            f"from 1 to {high}, or 0 only with pile_top_meld=true"
-        )
+        raise RulesError(Refusal("options.pile-streak", {"high": high}))
 
 
 def describe(rules: Rules) -> list[tuple[str, str, str]]:

@@ -8,6 +8,7 @@ table in progress there (``BURACO_SCREENSHOT_PHONE=FILE`` the phone one).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -67,6 +68,13 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         messages_per_second=1000.0,
         max_tables_per_guest=20,
     )
+    with serve(settings) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serve(settings: Settings) -> Iterator[str]:
+    """Run the app with these settings in a thread; yields its address."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -426,9 +434,23 @@ def test_a_rules_error_is_shown_beside_its_field(open_page: Callable[..., Page])
     page.click("#f-options summary")
     page.fill("#f-opt-hand_size", "31")
     page.click("#create")
-    expect(page.locator("#err-hand_size")).to_contain_text("hand_size")
+    # the engine's refusal as data, worded by the page: the option by its label
+    expect(page.locator("#err-hand_size")).to_have_text(
+        "option “cards dealt to each player”: 31 is out of range; use 2 to 30"
+    )
     expect(page.locator("#f-opt-hand_size")).to_be_focused()
     assert "#/table/" not in page.url
+    # in Italian, the same refusal in Italian
+    page.select_option("#language", "it")
+    expect(page.locator("#create-h")).to_have_text("Crea un tavolo")
+    if not page.locator("#f-opt-hand_size").is_visible():
+        page.click("#f-options summary")
+    page.fill("#f-opt-hand_size", "31")
+    page.click("#create")
+    expect(page.locator("#err-hand_size")).to_have_text(
+        "opzione “carte per giocatore”: 31 è fuori intervallo; usa da 2 a 30"
+    )
+    page.select_option("#language", "en")
 
 
 def test_a_friend_sits_by_the_invite_link(open_page: Callable[..., Page]) -> None:
@@ -920,3 +942,44 @@ def test_a_rematch_accepted_by_one_and_declined_by_another(
     # Caio's seat is open again: the rematch waits for someone to take it
     expect(ana.locator(".seat-list")).to_contain_text("Seat 3: open")
     expect(ana.locator(".seat-list")).to_contain_text("Tito")
+
+
+def test_the_next_deal_is_counted_down_and_ready_deals_it_at_once(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # a server that waits 90 s between hands (unless every player says ready)
+    settings = Settings(data_dir=tmp_path, bot_workers=0, hand_pause=90.0)
+    with serve(settings) as url:
+        contexts = [browser.new_context(viewport=DESKTOP, base_url=url) for _ in range(2)]
+        for ctx in contexts:
+            ctx.set_default_timeout(TIMEOUT)
+        ana, watcher = (ctx.new_page() for ctx in contexts)
+        sign_in(ana, "Ana")
+        # one pack: a stock of 9 cards, so the hand ends within a few turns
+        table = create_table(ana, ["me", "heuristic"], target="50000", decks="1")
+        watcher.goto(f"/#/table/{table}")
+        over = ana.locator("#hand-over")
+        for _ in range(40):
+            if over.count():
+                break
+            whose = ana.locator("#whose")
+            expect(whose.or_(over)).to_be_visible()
+            expect(whose.or_(over)).to_contain_text(re.compile("Your turn: draw|Next hand"))
+            if not over.count():
+                draw_and_discard(ana)
+        expect(over).to_be_visible()
+        countdown = watcher.locator("#next-deal")
+        expect(countdown).to_have_text(re.compile(r"^Next hand in \d+ s$"))
+        first = int(re.findall(r"\d+", countdown.inner_text())[0])
+        assert 80 < first <= 90
+        watcher.wait_for_timeout(2_500)
+        later = int(re.findall(r"\d+", countdown.inner_text())[0])
+        assert first - 4 <= later < first  # it counts down while the scores are read
+        expect(ana.locator("#next-deal")).to_have_text(re.compile(r"^Next hand in \d+ s$"))
+        ana.click("#ready")
+        # dealt in seconds, not after the 90 s pause (the bot is always ready)
+        expect(over).to_have_count(0)
+        expect(ana.locator(".hand .card")).to_have_count(11)
+        expect(countdown).to_have_count(0)
+        for ctx in contexts:
+            ctx.close()

@@ -23,7 +23,8 @@ pytest.importorskip("redis", reason="the server extra is not installed")
 
 from buraco.server.botpool import BotPool
 from buraco.server.bus import make_bus
-from buraco.server.service import Guest, ServiceError, TableService, TableSpec, token_hash
+from buraco.server.errors import ServiceError
+from buraco.server.service import Guest, TableService, TableSpec, token_hash
 from buraco.server.store import Store
 from buraco.server.tables import LiveTable, Sender
 from buraco.views import seat_view

@@ -481,7 +481,7 @@ def check_answer(scene: Scene, probe: Probe, expect: Expect) -> None:
         # the cards of its view, and those its sender wrote (as sent, and as decoded)
         allowed = card_codes(socket.state["view"]) + card_codes(sent) + card_codes(probe.message)
         if m["code"] == "notation":  # about the text alone, with examples ('meld 3H 4H 5H')
-            allowed += card_codes(m["message"]) + card_codes(m["refusal"])
+            allowed += card_codes(m["message"]) + card_codes(m["refusal"]) + card_codes(m["params"])
         leaked = card_codes(m) - allowed
         assert not leaked, f"{probe}: an error with cards {sorted(leaked)} it may not see: {m}"
     elif expect.reply == "pong":

@@ -16,6 +16,7 @@ from buraco.refusals import ENGLISH, placeholders
 from buraco.rules import OPTION_TOPICS, PRESETS
 from buraco.server import i18n
 from buraco.server.app import create_app
+from buraco.server.errors import MESSAGES
 from buraco.server.settings import Settings
 
 WEB = Path(str(files("buraco.server").joinpath("web")))
@@ -104,6 +105,40 @@ def test_every_refusal_of_the_engine_is_worded_and_english_says_what_the_engine_
         )
         assert shown == english, code
     assert not {k for k in words if k.startswith("refusal.")} - {f"refusal.{c}" for c in ENGLISH}
+
+
+def test_every_refusal_of_the_server_is_worded_with_its_own_parameters() -> None:
+    # a REST error or an error frame carries key and params (buraco.server.errors); the page
+    # words error.<key> and may leave a parameter out, never ask for one the server lacks
+    words = i18n.messages("en")
+    assert len(MESSAGES) > 40
+    for key, english in MESSAGES.items():
+        text = words[f"error.{key}"]
+        assert placeholders_of(text) <= placeholders(english), key
+    known = {f"error.{k}" for k in MESSAGES}
+    assert not {k for k in words if k.startswith("error.")} - known
+
+
+def test_a_refused_request_is_worded_from_its_key_and_params(client: TestClient) -> None:
+    client.post("/api/guests", json={"name": "Ana"})
+    made = client.post(
+        "/api/tables",
+        json={
+            "preset": "italiano",
+            "players": 6,
+            "seats": [{"kind": "me"}] + [{"kind": "open"}] * 5,
+        },
+    )
+    error = made.json()["error"]
+    assert (made.status_code, error["code"], error["field"]) == (400, "rules", "players")
+    assert error["refusal"] == {
+        "code": "preset.players",
+        "params": {"preset": "italiano", "counts": ["2", "3", "4"], "players": 6},
+    }
+    long = client.post("/api/guests", json={"name": "x" * 99})
+    assert long.json()["error"]["key"] == "name.printable"
+    assert long.json()["error"]["params"] == {"most": 40}
+    assert "{most}" in i18n.messages("it")["error.name.printable"]
 
 
 def test_italiano_has_its_own_terms_in_every_language() -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import gc
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,9 +18,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from buraco.server.botpool import BotPool
 from buraco.server.bus import make_bus
+from buraco.server.errors import ServiceError
 from buraco.server.protocol import PROTOCOL
 from buraco.server.routes import router
-from buraco.server.service import ServiceError, TableService
+from buraco.server.service import TableService
 from buraco.server.settings import Settings
 from buraco.server.store import Store
 
@@ -51,18 +52,14 @@ class BodyLimit:
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise StarletteHTTPException(413, f"a request body is at most {self.limit} bytes")
+                raise StarletteHTTPException(413)
             return message
 
         await self.app(scope, bounded, send)
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = (
-        b'{"error":{"code":"too-large","message":"a request body is at most '
-        + str(limit).encode()
-        + b' bytes"}}'
-    )
+    body = json.dumps({"error": ServiceError("too-large", most=limit).as_dict()}).encode()
     await send(
         {
             "type": "http.response.start",
@@ -75,10 +72,7 @@ async def _too_large(send: Send, limit: int) -> None:
 
 def _unavailable() -> JSONResponse:
     """The answer while the database is away: nothing was done, try again."""
-    error = {
-        "code": "unavailable",
-        "message": "the database is not answering: nothing was done; try again in a moment",
-    }
+    error = ServiceError("unavailable").as_dict()
     return JSONResponse({"error": error}, status_code=503, headers={"Retry-After": "2"})
 
 
@@ -159,23 +153,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         loc = [p for p in first.get("loc", ()) if p not in ("body", "query", "path")]
         message = str(first.get("msg", "malformed request"))
         where = ".".join(str(p) for p in loc)
-        error: dict[str, Any] = {
-            "code": "request",
-            "message": f"{where}: {message}" if where else message,
-        }
-        if loc and isinstance(loc[0], str):  # a field's name, not a character offset
-            error["field"] = loc[0]
-        return JSONResponse({"error": error}, status_code=422)
+        field = loc[0] if loc and isinstance(loc[0], str) else None  # a name, not an offset
+        refused = ServiceError(
+            "request", field=field, text=f"{where}: {message}" if where else message
+        )
+        return JSONResponse({"error": refused.as_dict()}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 400 and isinstance(exc.__cause__, UnicodeDecodeError):
             # a body that is not UTF-8 is as malformed as one that is not JSON: 422 too
-            error = {"code": "request", "message": "the body is not JSON (not UTF-8 text)"}
-            return JSONResponse({"error": error}, status_code=422)
-        codes = {404: "not-found", 405: "method", 413: "too-large"}
-        error = {"code": codes.get(exc.status_code, "request"), "message": str(exc.detail)}
-        return JSONResponse({"error": error}, status_code=exc.status_code, headers=exc.headers)
+            refused = ServiceError("request.utf-8")
+            return JSONResponse({"error": refused.as_dict()}, status_code=422)
+        if exc.status_code == 413:
+            refused = ServiceError("too-large", most=MAX_BODY)
+        else:
+            keys = {404: "not-found", 405: "method"}
+            refused = ServiceError(keys.get(exc.status_code, "request"), text=str(exc.detail))
+        return JSONResponse(
+            {"error": refused.as_dict()}, status_code=exc.status_code, headers=exc.headers
+        )
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
 

@@ -33,9 +33,9 @@ from buraco.rules import (
     option_names,
 )
 from buraco.server import i18n
+from buraco.server.errors import ServiceError
 from buraco.server.service import (
     Guest,
-    ServiceError,
     TableService,
     TableSpec,
     check_name,
@@ -83,7 +83,7 @@ async def _guest(service: TableService, token: str | None) -> Guest | None:
 async def need_guest(guest: Annotated[Guest | None, Depends(guest_of)]) -> Guest:
     """The guest, or 401 asking for a name first."""
     if guest is None:
-        raise ServiceError("guest", "choose a name first (POST /api/guests)", status=401)
+        raise ServiceError("guest", status=401)
     return guest
 
 
@@ -97,7 +97,7 @@ async def _table(
 ) -> LiveTable:
     lt = await service.get(table_id) if TABLE_ID.fullmatch(table_id) else None
     if lt is None or not service.may_see(lt, guest, invite):
-        raise ServiceError("not-found", f"no table {table_id[:40]!r}", status=404)
+        raise ServiceError("not-found.table", status=404, table=repr(table_id[:40]))
     return lt
 
 
@@ -312,9 +312,19 @@ class ErrorDetail(_Out):
     """What was refused and why."""
 
     code: Annotated[str, Field(description="what kind of refusal, e.g. name, rules, not-found")]
-    message: Annotated[str, Field(description="what is wrong and what is allowed")]
+    key: Annotated[
+        str, Field(description="the case, e.g. name.length: the page words error.<key>")
+    ] = ""
+    params: Annotated[
+        dict[str, Any], Field(description="the case's values (numbers, names, identifiers)")
+    ] = {}
+    message: Annotated[str, Field(description="what is wrong and what is allowed, in English")]
     field: Annotated[str, Field(description="the request field it is about")] = ""
     rule: Annotated[str, Field(description="the engine's rule identifier")] = ""
+    refusal: Annotated[
+        dict[str, Any] | None,
+        Field(description="the engine's refusal: {code, params} (docs/notation.md)"),
+    ] = None
 
 
 class ErrorOut(_Out):
@@ -490,9 +500,7 @@ async def list_tables(request: Request, service: Svc, guest: MaybeGuest) -> dict
 async def create_table(body: TableIn, request: Request, service: Svc, guest: NeedGuest) -> Created:
     """Make a table. A rules error names the option (``field``) it is about."""
     if "players" in body.options:
-        raise ServiceError(
-            "rules", "give the player count as players, not as an option", field="players"
-        )
+        raise ServiceError("rules.players", field="players")
     spec = TableSpec(
         preset=body.preset,
         players=body.players,
@@ -663,7 +671,7 @@ async def list_games(
         row = await service.store.game_of_table(table) if TABLE_ID.fullmatch(table) else None
         return {"games": [_game_summary(row)] if row else []}
     if mine and guest is None:
-        raise ServiceError("guest", "choose a name first", status=401)
+        raise ServiceError("guest", status=401)
     rows = await service.store.games(guest_id=guest.id if mine and guest else None)
     return {"games": [_game_summary(r) for r in rows]}
 
@@ -671,7 +679,7 @@ async def list_games(
 async def _game(service: TableService, game_id: int) -> Any:
     row = await service.store.game(game_id) if 0 < game_id <= MAX_GAME_ID else None
     if row is None:
-        raise ServiceError("not-found", f"no game {game_id}", status=404)
+        raise ServiceError("not-found.game", status=404, game=game_id)
     return row
 
 
@@ -727,9 +735,7 @@ async def game_replay(
     try:
         game = _replayed(game_id, row.record)
     except BuracoError as exc:  # a record of rules this version refuses (RULINGS 9)
-        raise ServiceError(
-            "rules", f"this game's record cannot be replayed by this version: {exc}", status=422
-        ) from exc
+        raise ServiceError("rules.replay", status=422, text=str(exc)) from exc
     return _position(game, hand, step)
 
 
@@ -741,7 +747,7 @@ def _replayed(game_id: int, record: str) -> Game:
 def _position(full: Game, hand: int, step: int) -> dict[str, Any]:
     hands = full.hand_events
     if hand > len(hands):
-        raise ServiceError("not-found", f"the game has {len(hands)} hands", status=404)
+        raise ServiceError("not-found.hand", status=404, hands=len(hands))
     record = full.record()
     actions = record["hands"][hand - 1]["actions"]
     step = min(step, len(actions))

@@ -40,9 +40,10 @@ from buraco.errors import BuracoError, RulesError
 from buraco.fairness import new_deal
 from buraco.game import MAX_NAME
 from buraco.refusals import Refusal
-from buraco.rules import PRESETS, make_rules
+from buraco.rules import make_rules
 from buraco.server.botpool import BotPool
 from buraco.server.bus import Bus
+from buraco.server.errors import ServiceError
 from buraco.server.models import EventRow, GameRow, Lease, TableRow
 from buraco.server.settings import Settings
 from buraco.server.store import Conflict, Store, now
@@ -109,40 +110,6 @@ def _name_bots(seats: list[Seat], table_id: str) -> None:
             s.name = names.pop()
 
 
-class ServiceError(Exception):
-    """A refused request: a code, a message saying what is wrong and what is allowed."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        status: int = 400,
-        field: str | None = None,
-        rule: str | None = None,
-        refusal: Refusal | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.field = field
-        self.rule = rule
-        self.refusal = refusal
-        """The engine's refusal as data, for a client to word in its language."""
-
-    def as_dict(self) -> dict[str, Any]:
-        """The error as the protocol and the REST API send it."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.field is not None:
-            out["field"] = self.field
-        if self.rule is not None:
-            out["rule"] = self.rule
-        if self.refusal is not None:
-            out["refusal"] = self.refusal.to_dict()
-        return out
-
-
 def token_hash(token: str) -> str:
     """The stored form of a secret (a guest token or an invite code)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -151,14 +118,12 @@ def token_hash(token: str) -> str:
 def check_name(name: object) -> str:
     """A display name: 1 to 40 printable characters, trimmed."""
     if not isinstance(name, str) or not name.strip():
-        raise ServiceError("name", f"a name is 1 to {MAX_NAME} characters", field="name")
+        raise ServiceError("name.length", field="name", most=MAX_NAME)
     name = name.strip()
     if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
-        raise ServiceError(
-            "name", "a name needs a letter, digit or sign that can be seen", field="name"
-        )
+        raise ServiceError("name.visible", field="name")
     if len(name) > MAX_NAME or has_control(name):
-        raise ServiceError("name", f"a name is 1 to {MAX_NAME} printable characters", field="name")
+        raise ServiceError("name.printable", field="name", most=MAX_NAME)
     return name
 
 
@@ -308,45 +273,29 @@ class TableService:
     # ----- creating and joining --------------------------------------------------------------
     async def create(self, guest: Guest, spec: TableSpec) -> tuple[LiveTable, str | None]:
         """Make a table; returns it and its invite code (private or with invite seats)."""
-        if spec.preset not in PRESETS:
-            raise ServiceError(
-                "rules",
-                f"unknown preset {spec.preset!r}; presets: {', '.join(PRESETS)}",
-                field="preset",
-            )
         try:
             rules = make_rules(spec.preset, players=spec.players, **spec.options)
         except RulesError as exc:
-            raise ServiceError("rules", str(exc), field=_field_of(str(exc), spec)) from None
+            raise ServiceError(
+                "rules", field=_field_of(exc, spec), refusal=exc.refusal, text=str(exc)
+            ) from None
         if rules.options().get("match_hands", 0) == 0 and rules.target > 100_000:
-            raise ServiceError("rules", "target must be at most 100000 online", field="target")
+            raise ServiceError("rules.target", field="target", most=100_000)
         if len(spec.seats) != rules.players:
-            raise ServiceError(
-                "seats", f"give {rules.players} seats, one per player", field="seats"
-            )
+            raise ServiceError("seats.count", field="seats", players=rules.players)
         if not PACES[0] <= spec.pace <= PACES[1]:
-            raise ServiceError(
-                "pace", f"pace is {PACES[0]:g} to {PACES[1]:g} seconds", field="pace"
-            )
+            raise ServiceError("pace", field="pace", low=PACES[0], high=PACES[1])
         if spec.minutes not in MATCH_MINUTES:
-            raise ServiceError(
-                "minutes",
-                "a timed match lasts one of "
-                f"{', '.join(map(str, MATCH_MINUTES[1:]))} minutes (0: not timed)",
-                field="minutes",
-            )
+            minutes = [str(m) for m in MATCH_MINUTES[1:]]
+            raise ServiceError("minutes", field="minutes", minutes=minutes)
         if spec.turn_timer not in TURN_TIMERS:
-            raise ServiceError(
-                "turn_timer",
-                f"the turn timer is one of {', '.join(map(str, TURN_TIMERS))} seconds",
-                field="turn_timer",
-            )
+            timers = [str(t) for t in TURN_TIMERS]
+            raise ServiceError("turn_timer", field="turn_timer", timers=timers)
         if await self.store.count_tables_by(guest.id) >= self.settings.max_tables_per_guest:
             raise ServiceError(
                 "limit",
-                f"a guest may have {self.settings.max_tables_per_guest} unfinished tables; "
-                "finish or leave one first",
                 status=429,
+                most=self.settings.max_tables_per_guest,
             )
         table_id = secrets.token_urlsafe(6)
         seats: list[Seat] = []
@@ -354,17 +303,15 @@ class TableService:
         for i, s in enumerate(spec.seats):
             kind = s.get("kind") if isinstance(s, dict) else None
             if kind not in SEAT_KINDS:
-                raise ServiceError(
-                    "seats",
-                    f"seat {i + 1}: a seat is one of {', '.join(SEAT_KINDS)}",
-                    field="seats",
-                )
+                raise ServiceError("seats.kind", field="seats", row=i + 1, kinds=[*SEAT_KINDS])
             if kind == "bot":
                 bot = s.get("bot")
                 try:
                     make_bot(bot if isinstance(bot, str) else "", seed=0)
                 except BuracoError as exc:
-                    raise ServiceError("seats", f"seat {i + 1}: {exc}", field="seats") from None
+                    raise ServiceError(
+                        "seats.bot", field="seats", row=i + 1, text=str(exc)
+                    ) from None
                 assert isinstance(bot, str)
                 _check_budget(bot, i)
                 seats.append(Seat(i, "bot", bot, None, False, ""))  # named below
@@ -376,7 +323,7 @@ class TableService:
             else:
                 seats.append(Seat(i, "open", None, None, False, f"Seat {i + 1}"))
         if mine > 1:
-            raise ServiceError("seats", "take at most one seat yourself", field="seats")
+            raise ServiceError("seats.one", field="seats")
         _name_bots(seats, table_id)
         invite = None
         if not spec.public or any(s.kind == "invite" for s in seats):
@@ -414,10 +361,10 @@ class TableService:
         """
         seat = lt.seat_of(guest.id)
         if seat is None:
-            raise ServiceError("not-seated", "only a player gets a hint", status=403)
+            raise ServiceError("not-seated.hint", status=403)
         g = lt.game
         if g is None or g.is_hand_over() or g.turn != seat:
-            raise ServiceError("turn", "a hint is for the player to move", status=409, rule="turn")
+            raise ServiceError("turn.hint", status=409, rule="turn")
         bot = HeuristicBot(seed=lt.version)
         return str(bot.choose(seat_view(g, seat), g.legal_actions()))
 
@@ -435,26 +382,22 @@ class TableService:
         """Sit a guest at an open seat (or one kept for the invite link, with its code)."""
         async with lt.lock:
             if lt.status != "waiting":
-                raise ServiceError("started", "the match has started; watch it instead", status=409)
+                raise ServiceError("started", status=409)
             if not 0 <= seat < lt.players:
-                raise ServiceError("seat", f"seats are 0 to {lt.players - 1}", status=404)
+                raise ServiceError("seat", status=404, last=lt.players - 1)
             if lt.seat_of(guest.id) is not None:
-                raise ServiceError("seated", "you already have a seat at this table", status=409)
+                raise ServiceError("seated", status=409)
             s = lt.seats[seat]
             if s.kind == "offer":
                 if s.guest_id != guest.id:
-                    raise ServiceError(
-                        "taken", f"seat {seat} is kept for {s.name}'s answer", status=409
-                    )
+                    raise ServiceError("taken.offer", status=409, seat=seat, name=s.name)
             elif s.kind == "invite":
                 if invite is None or token_hash(invite) != lt.invite_hash:
-                    raise ServiceError(
-                        "invite", "this seat is kept for the invite link", status=403
-                    )
+                    raise ServiceError("invite.seat", status=403)
             elif s.kind != "open":
-                raise ServiceError("taken", f"seat {seat} is taken", status=409)
+                raise ServiceError("taken", status=409, seat=seat)
             elif not self.may_see(lt, guest, invite):
-                raise ServiceError("invite", "this table is private", status=403)
+                raise ServiceError("invite", status=403)
             await self._seat(lt, Seat(seat, "guest", None, guest.id, s.invited, guest.name))
 
     async def resign(self, lt: LiveTable, guest: Guest) -> None:
@@ -462,10 +405,10 @@ class TableService:
         async with lt.lock:
             seat = lt.seat_of(guest.id)
             if seat is None:
-                raise ServiceError("not-seated", "you have no seat at this table", status=403)
+                raise ServiceError("not-seated", status=403)
             g = lt.game
             if lt.status != "playing" or g is None or g.is_over():
-                raise ServiceError("not-playing", "no match is being played here", status=409)
+                raise ServiceError("not-playing.here", status=409)
             await self._commit(lt, "resign", {"seat": seat})
             await self._finish(lt)
 
@@ -474,7 +417,7 @@ class TableService:
         async with lt.lock:
             offered = [s for s in lt.seats if s.kind == "offer" and s.guest_id == guest.id]
             if not offered or lt.status != "waiting":
-                raise ServiceError("not-offered", "no seat is offered to you here", status=409)
+                raise ServiceError("not-offered", status=409)
             s = offered[0]
             await self._seat(lt, Seat(s.seat, "open", None, None, False, f"Seat {s.seat + 1}"))
 
@@ -487,14 +430,14 @@ class TableService:
         async with lt.lock:
             seat = lt.seat_of(guest.id)
             if seat is None:
-                raise ServiceError("not-seated", "you have no seat at this table", status=409)
+                raise ServiceError("not-seated", status=409)
             old = lt.seats[seat]
             if lt.status == "playing":
                 spec = self.settings.stand_in
                 await self._seat(lt, Seat(seat, "bot", spec, None, False, old.name))
                 return
             if lt.status != "waiting":
-                raise ServiceError("over", "the match is over", status=409)
+                raise ServiceError("over", status=409)
             others = [s for s in lt.seats if s.kind == "guest" and s.seat != seat]
             if lt.created_by == guest.id and not others:
                 # its creator left and no one else sat down: the table goes
@@ -565,16 +508,14 @@ class TableService:
             with contextlib.suppress(Exception):
                 await self._catch_up(lt)
             raise ServiceError(
-                "stale",
-                f"the table moved on to version {lt.version} at the same moment: "
-                "here is what changed",
+                "stale.moment",
                 status=409,
+                version=lt.version,
             ) from None
         except Exception as exc:
             log.warning("table %s: the database did not answer (%s)", lt.id, exc)
             raise ServiceError(
                 "unavailable",
-                "the database is not answering: try again in a moment",
                 status=503,
             ) from None
         self._apply(lt, version, kind, data)
@@ -632,30 +573,28 @@ class TableService:
         async with lt.lock:
             g = lt.game
             if g is None or lt.status != "playing":
-                raise ServiceError("not-playing", "the match is not being played", status=409)
+                raise ServiceError("not-playing", status=409)
             if version != lt.version:
-                raise ServiceError(
-                    "stale",
-                    f"the table is at version {lt.version}, not {version}: here is what changed",
-                    status=409,
-                )
+                raise ServiceError("stale", status=409, version=lt.version, sent=version)
             if g.is_hand_over():
-                raise ServiceError("hand-over", "the hand is over; the next is dealt soon")
+                raise ServiceError("hand-over")
             if g.turn != seat:
-                raise ServiceError(
-                    "turn", f"it is {g.names[g.turn]}'s turn (seat {g.turn})", rule="turn"
-                )
+                raise ServiceError("turn", rule="turn", name=g.names[g.turn], seat=g.turn)
             if by == "away" and not lt.away(seat, self.settings.grace):
                 # the player came back while the stand-in was thinking: their seat again
-                raise ServiceError("back", f"{g.names[seat]} is back", status=409)
+                raise ServiceError("back", status=409, name=g.names[seat])
             try:
                 action = g.parse(text)
             except BuracoError as exc:
                 why = Refusal("notation", {"text": str(exc)})
-                raise ServiceError("notation", str(exc), rule="notation", refusal=why) from None
+                raise ServiceError(
+                    "notation", rule="notation", refusal=why, text=str(exc)
+                ) from None
             refusal = g.refusal(action)
             if refusal is not None:
-                raise ServiceError("illegal", refusal.message, rule=refusal.rule, refusal=refusal)
+                raise ServiceError(
+                    "illegal", rule=refusal.rule, refusal=refusal, text=refusal.message
+                )
             await self._commit(lt, "action", {"seat": seat, "action": str(action), "by": by})
             if g.is_over():
                 await self._finish(lt)
@@ -714,7 +653,7 @@ class TableService:
         """A player is ready for the next hand."""
         g = lt.game
         if g is None or not g.is_hand_over() or g.is_over():
-            raise ServiceError("not-over", "the hand is not over")
+            raise ServiceError("not-over.hand")
         lt.ready.add(seat)
         lt.changed.set()
         self.bus.publish({"t": "ready", "table": lt.id, "seat": seat, "hand": g.hand_number})
@@ -726,9 +665,9 @@ class TableService:
         (kind ``offer``) and takes it (:meth:`join`) or declines (:meth:`decline`).
         """
         if lt.status != "over":
-            raise ServiceError("not-over", "the match is not over yet", status=409)
+            raise ServiceError("not-over", status=409)
         if lt.seat_of(guest.id) is None:
-            raise ServiceError("not-seated", "only the players may ask for a rematch", status=403)
+            raise ServiceError("not-seated.rematch", status=403)
         async with lt.lock:
             if lt.rematch is not None:
                 found = await self.get(lt.rematch)
@@ -1059,17 +998,19 @@ def _check_budget(spec: str, index: int) -> None:
     rounds = getattr(bot, "iterations", 0)
     if isinstance(seconds, int | float) and seconds > MAX_BOT_SECONDS:
         raise ServiceError(
-            "seats",
-            f"seat {index + 1}: online, a bot thinks at most {MAX_BOT_SECONDS:g} seconds a "
-            f"decision, not {seconds:g}",
+            "seats.bot-seconds",
             field="seats",
+            row=index + 1,
+            most=MAX_BOT_SECONDS,
+            seconds=seconds,
         )
     if isinstance(rounds, int) and rounds > MAX_BOT_ITERATIONS:
         raise ServiceError(
-            "seats",
-            f"seat {index + 1}: online, a bot searches at most {MAX_BOT_ITERATIONS} rounds a "
-            f"decision, not {rounds}",
+            "seats.bot-rounds",
             field="seats",
+            row=index + 1,
+            most=MAX_BOT_ITERATIONS,
+            rounds=rounds,
         )
 
 
@@ -1117,11 +1058,19 @@ def chat_line(line_id: int, name: str, text: str, seat: int | None, at: datetime
     return {"id": line_id, "name": name, "text": text, "seat": seat, "at": at.isoformat()}
 
 
-def _field_of(message: str, spec: TableSpec) -> str | None:
-    """The option a rules error is about, when the message names one."""
+def _field_of(exc: RulesError, spec: TableSpec) -> str | None:
+    """The field of the create form a rules error is about, when it is about one."""
+    refusal = exc.refusal
+    if refusal is not None:
+        if refusal.code == "preset.players":
+            return "players"
+        if refusal.rule == "preset":
+            return "preset"
+        option = refusal.params.get("option")
+        if isinstance(option, str):
+            return option
+    message = str(exc)
     for key in sorted(spec.options, key=len, reverse=True):
         if key in message:
             return key
-    if "players" in message:
-        return "players"
-    return None
+    return "players" if "players" in message else None

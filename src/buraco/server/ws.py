@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from buraco.server.errors import ServiceError
 from buraco.server.protocol import (
     MAX_FRAME,
     PROTOCOL,
@@ -25,7 +26,7 @@ from buraco.server.protocol import (
     Ready,
     client_message,
 )
-from buraco.server.service import Guest, ServiceError, TableService, chat_line
+from buraco.server.service import Guest, TableService, chat_line
 from buraco.server.settings import Settings
 from buraco.server.tables import Bucket, LiveTable, Sender, dumps
 from buraco.text import has_control
@@ -71,9 +72,9 @@ class Connection(Sender):
             await self.ws.send_text(frame)
 
 
-def error(code: str, message: str, version: int | None = None, **extra: Any) -> str:
-    """An ``error`` frame."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+def error(refused: ServiceError, version: int | None = None, **extra: Any) -> str:
+    """An ``error`` frame: the refusal (:mod:`buraco.server.errors`), the table's version."""
+    out: dict[str, Any] = {"type": "error", **refused.as_dict()}
     if version is not None:
         out["version"] = version
     out.update({k: v for k, v in extra.items() if v is not None})
@@ -92,9 +93,7 @@ async def serve_table(
     if guest is not None:
         if service.guest_conns[guest.id] >= settings.connections_per_guest:
             limit = settings.connections_per_guest
-            await ws.send_text(
-                error("connections", f"a guest may have {limit} connections open; close one")
-            )
+            await ws.send_text(error(ServiceError("connections", most=limit)))
             await ws.close(code=CLOSE_TOO_MANY, reason="too many connections")
             return
         service.guest_conns[guest.id] += 1
@@ -149,19 +148,13 @@ async def _serve(
                 data = raw.get("bytes") or b""
                 text = data.decode("utf-8", "replace") if len(data) <= MAX_FRAME else None
                 if text is None:
-                    conn.send(error("too-large", f"a frame is at most {MAX_FRAME} bytes"))
+                    conn.send(error(ServiceError("too-large.frame", most=MAX_FRAME)))
                     continue
             if len(text) > MAX_FRAME // 4 and len(text.encode()) > MAX_FRAME:
-                conn.send(error("too-large", f"a frame is at most {MAX_FRAME} bytes"))
+                conn.send(error(ServiceError("too-large.frame", most=MAX_FRAME)))
                 continue
             if not messages.take():
-                conn.send(
-                    error(
-                        "rate",
-                        f"at most {settings.messages_per_second:g} messages a second; "
-                        "this one was dropped",
-                    )
-                )
+                conn.send(error(ServiceError("rate", most=settings.messages_per_second)))
                 continue
             await _handle(conn, lt, service, settings, text, chats, you)
     except WebSocketDisconnect:
@@ -203,64 +196,48 @@ async def _handle(
         errors = exc.errors()
         where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
         what = errors[0]["msg"] if errors else ""
-        conn.send(
-            error(
-                "message",
-                "not a message of this protocol"
-                + (f" ({where}: {what})" if where else "")
-                + "; types are hello, action, chat, ready, ping (see docs/protocol.md)",
-            )
+        refused = (
+            ServiceError("message.field", where=where, text=what)
+            if where
+            else ServiceError("message")
         )
+        conn.send(error(refused))
         return
     if isinstance(msg, Ping):
         conn.send(dumps({"type": "pong", "version": lt.version}))
     elif isinstance(msg, Hello):
         if msg.protocol != PROTOCOL:
-            conn.send(error("protocol", f"this server speaks protocol {PROTOCOL} only"))
+            conn.send(error(ServiceError("protocol", protocol=PROTOCOL)))
             return
         _catch_up(conn, lt, msg.since, you, settings)
     elif isinstance(msg, ActionMessage | Ready) and lt.seat_of(conn.guest_id) is None:
-        conn.send(error("spectator", "you have no seat at this table", lt.version))
+        conn.send(error(ServiceError("spectator"), lt.version))
     elif isinstance(msg, ActionMessage):
         seat = lt.seat_of(conn.guest_id)
         assert seat is not None
         try:
             await service.act(lt, seat, msg.version, msg.action)
         except ServiceError as exc:
-            conn.send(
-                error(
-                    exc.code,
-                    exc.message,
-                    lt.version,
-                    rule=exc.rule,
-                    refusal=exc.refusal.to_dict() if exc.refusal is not None else None,
-                    action=msg.action[:100],
-                )
-            )
+            conn.send(error(exc, lt.version, action=msg.action[:100]))
             if exc.code == "stale":
                 conn.send(lt.state_frame(seat, you, settings.grace))
     elif isinstance(msg, ChatMessage):
         if conn.guest is None:
-            conn.send(error("guest", "choose a name to chat"))
+            conn.send(error(ServiceError("guest.chat")))
             return
         line = " ".join(msg.text.split())
         if not line or has_control(line):
-            conn.send(error("chat", "a chat line is printable text"))
+            conn.send(error(ServiceError("chat")))
             return
         if not chats.take():
-            conn.send(error("rate", f"at most {settings.chat_per_minute} chat lines a minute"))
+            conn.send(error(ServiceError("rate.chat", most=settings.chat_per_minute)))
             return
         if lt.chat_rate is None:
             per_table = settings.chat_per_table_minute
             lt.chat_rate = Bucket(per_table / 60, per_table / 4)
         if not lt.chat_rate.take():
-            conn.send(
-                error(
-                    "rate",
-                    f"this table takes at most {settings.chat_per_table_minute} chat lines a "
-                    "minute from everyone together",
-                )
-            )
+            most = settings.chat_per_table_minute
+            conn.send(error(ServiceError("rate.table-chat", most=most)))
             return
         await service.chat(lt, conn.guest, line)
     elif isinstance(msg, Ready):
@@ -269,4 +246,4 @@ async def _handle(
         try:
             await service.ready(lt, seat)
         except ServiceError as exc:
-            conn.send(error(exc.code, exc.message, lt.version))
+            conn.send(error(exc, lt.version))

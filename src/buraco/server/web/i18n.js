@@ -112,21 +112,45 @@ export function refusalWords(refusal) {
     else if (name === "place" || name === "end") shown[name] = t(`end.${value}`);
     else if (name === "rank") shown[name] = t(`card.rank.${value}.short`);
     else if (name === "allowed") shown[name] = [...value].map((r) => t(`card.rank.${r}.short`)).join(" ");
+    else if (name === "option") shown[name] = optionName(value);
+    else if (name === "preset") shown[name] = presetName(value);
+    else if (name === "presets") shown[name] = value.map(presetName).join(", ");
+    else if (name === "values" || name === "options") shown[name] = value.join(", ");
+    else if (name === "counts") shown[name] = value.join(" / ");
     else shown[name] = value;
   }
   const key = `refusal.${refusal.code}`;
   return lookup(key) === undefined ? refusal.code : t(key, shown);
 }
 
+/** @param {string} name an option's identifier, shown as its label where the catalog has one */
+function optionName(name) {
+  return lookup(`option.${name}`) === undefined ? name : `“${t(`option.${name}`)}”`;
+}
+
+/** @param {string} preset */
+function presetName(preset) {
+  return lookup(`preset.${preset}`) === undefined ? preset : t(`preset.${preset}`);
+}
+
 /**
- * A server's refusal (an error frame or a REST error) in this language: the engine's
- * refusal when there is one, else the wording of its code, else the server's message.
- * @param {{code: string, message: string, refusal?: {code: string, params: Record<string, any>}}} error
+ * A server's refusal (an error frame or a REST error, docs/protocol.md) in this language:
+ * the engine's refusal when there is one, else the wording of its key with its parameters,
+ * else of its code, else the server's English message.
+ * @param {{code: string, key?: string, params?: Record<string, any>, message: string, refusal?: {code: string, params: Record<string, any>}}} error
  */
 export function errorWords(error) {
   if (error.refusal && error.refusal.code !== "notation") return refusalWords(error.refusal);
-  const key = `error.${error.code}`;
-  return lookup(key) === undefined ? error.message : t(key);
+  /** @type {Record<string, any>} */
+  const shown = {};
+  for (const [name, value] of Object.entries(error.params || {})) {
+    if (name === "seat") shown[name] = Number(value) + 1; // seats count from 1 on the page
+    else shown[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  for (const key of [`error.${error.key}`, `error.${error.code}`]) {
+    if (lookup(key) !== undefined) return t(key, shown);
+  }
+  return error.message;
 }
 
 /**
