@@ -950,7 +950,7 @@ def test_the_next_deal_is_counted_down_and_ready_deals_it_at_once(
     # a server that waits 90 s between hands (unless every player says ready)
     settings = Settings(data_dir=tmp_path, bot_workers=0, hand_pause=90.0)
     with serve(settings) as url:
-        contexts = [browser.new_context(viewport=DESKTOP, base_url=url) for _ in range(2)]
+        contexts = [browser.new_context(base_url=url) for _ in range(2)]
         for ctx in contexts:
             ctx.set_default_timeout(TIMEOUT)
         ana, watcher = (ctx.new_page() for ctx in contexts)
