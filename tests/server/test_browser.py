@@ -48,6 +48,7 @@ if _WHY is not None:
 import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright  # noqa: E402
 
+from buraco.server import i18n  # noqa: E402
 from buraco.server.app import create_app  # noqa: E402
 from buraco.server.settings import Settings  # noqa: E402
 
@@ -812,12 +813,14 @@ def test_melding_and_adding_by_clicks_in_each_language(
     open_page: Callable[..., Page], locale: str
 ) -> None:
     playing, to_draw, to_play, melded_word, added_word = LANGUAGES[locale]
+    over_word = i18n.messages(locale)["over.match"]
     page = open_page(locale=locale)
     page.goto("/")
     page.fill("#name", "Olga")
     page.click("#name-submit")
     expect(page.locator("#me")).to_have_text(f"{playing} Olga")
-    create_table(page, ["me", "heuristic"])  # two players: a long hand
+    # two players, one hand: a long hand, played to its end
+    create_table(page, ["me", "heuristic"], match_hands="1")
     melded = added = False
     for _ in range(40):
         expect(page.locator("#whose")).to_contain_text(to_draw, timeout=30_000)
@@ -853,14 +856,36 @@ def test_melding_and_adding_by_clicks_in_each_language(
                     break
                 page.keyboard.press("Escape")
         if melded and added:
-            return
-        # discard the least useful card: wilds and cards near others of their suit are kept
-        left = [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]
-        page.locator(f'.hand .card[data-card="{least_useful(left)}"]').first.click()
-        page.click("#act-discard")
-        expect(page.locator("#whose")).not_to_contain_text(to_play)
-    melds = page.locator(".side.own .meld").all_inner_texts()
-    pytest.fail(f"no meld and add came up in 40 turns (melded: {melds})")
+            break
+        discard_least_useful(page, to_play)
+    else:
+        melds = page.locator(".side.own .meld").all_inner_texts()
+        pytest.fail(f"no meld and add came up in 40 turns (melded: {melds})")
+    # then on to the hand's end (the bot goes out, or the stock runs out), still by clicks
+    whose, over = page.locator("#whose"), page.locator("#hand-over")
+    ended = i18n.messages(locale)["table.hand-over"]
+    mine = re.compile(f"{re.escape(to_draw)}|{re.escape(to_play)}|{re.escape(ended)}")
+    for _ in range(120):
+        expect(whose).to_contain_text(mine, timeout=30_000)
+        if over.count():
+            break
+        if to_draw in whose.inner_text():
+            page.click("#act-draw")
+            expect(whose).to_contain_text(re.compile(f"{re.escape(to_play)}|{re.escape(ended)}"))
+            if over.count():
+                break
+        discard_least_useful(page, to_play)
+    expect(over.locator("#over-h")).to_have_text(over_word)
+    expect(over.locator("#ended")).not_to_be_empty()
+    assert page.locator("html").get_attribute("lang") == locale
+
+
+def discard_least_useful(page: Page, to_play: str) -> None:
+    """Discard the least useful card: wilds and cards near others of their suit are kept."""
+    left = [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]
+    page.locator(f'.hand .card[data-card="{least_useful(left)}"]').first.click()
+    page.click("#act-discard")
+    expect(page.locator("#whose")).not_to_contain_text(to_play)
 
 
 def test_draw_and_the_pile_are_offered_only_when_the_rules_allow(
