@@ -68,6 +68,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         hand_pause=0.0,
         messages_per_second=1000.0,
         max_tables_per_guest=20,
+        guests_per_address="100000/minute",
     )
     with serve(settings) as url:
         yield url
@@ -1008,3 +1009,42 @@ def test_the_next_deal_is_counted_down_and_ready_deals_it_at_once(
         expect(countdown).to_have_count(0)
         for ctx in contexts:
             ctx.close()
+
+
+def test_a_guest_keeps_their_name_and_plays_the_same_seat_from_a_second_browser(
+    open_page: Callable[..., Page],
+) -> None:
+    phone, laptop = open_page(viewport=PHONE), open_page()
+    sign_in(phone, "Iara")
+    table = create_table(phone, ["me", "heuristic"])
+    expect(phone.locator(".hand .card")).not_to_have_count(0)
+    # back in the lobby, the guest keeps the name with a password
+    phone.goto("/#/")
+    phone.fill("#claim-password", "a long secret phrase")
+    phone.click("#claim-submit")
+    expect(phone.locator("#account-state")).to_contain_text("Signed in as Iara")
+    assert_accessible(phone, "the account panel")
+    # another browser signs in and finds the table as its own
+    laptop.goto("/")
+    laptop.fill("#signin-name", "iara")
+    laptop.fill("#signin-password", "wrong password!")
+    laptop.click("#signin-submit")
+    expect(laptop.locator("#toast")).to_have_text("No account has this name and password.")
+    laptop.fill("#signin-password", "a long secret phrase")
+    laptop.click("#signin-submit")
+    expect(laptop.locator("#me")).to_have_text("Playing as Iara")
+    mine = laptop.locator(f'#tables a[href="#/table/{table}"]')
+    expect(mine).to_be_visible()
+    mine.click()
+    expect(laptop.locator(".seat.mine")).to_contain_text("Iara")
+    cards = sorted(hand(laptop))
+    phone.goto(f"/#/table/{table}")
+    expect(phone.locator(".hand .card")).to_have_count(len(cards))
+    assert sorted(hand(phone)) == cards  # one seat, one hand, two browsers
+    # signing out everywhere: both browsers are strangers again
+    laptop.goto("/#/")
+    laptop.click("#signout-all")
+    expect(laptop.locator("#name-h")).to_have_text("Choose a name to play")
+    phone.goto("/#/")
+    phone.reload()
+    expect(phone.locator("#name-h")).to_have_text("Choose a name to play")

@@ -278,3 +278,31 @@ def test_a_timed_match_ends_with_the_hand_in_play_when_its_time_is_up(
         headers=ana.headers,
     )
     assert r.status_code == 400 and r.json()["error"]["field"] == "minutes"
+
+
+def test_a_dead_bot_worker_is_replaced_and_the_bots_choose_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import os
+    import signal
+
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", bot_workers=1)
+    with TestClient(create_app(settings)) as client:
+        server = Server(client, settings)
+        ana = server.guest("Ana")
+        bots = [{"kind": "bot", "bot": "greedy"}] * 2
+        table = server.create(ana, bots, players=2, options={"target": 100000})["table"]["id"]
+        pool = client.app.state.service.pool  # type: ignore[attr-defined]
+        with server.ws(table) as ws:
+            until(ws, lambda m: m.get("type") == "event" and m["version"] >= 5)
+            # the worker dies (killed, out of memory) in the middle of the match
+            for pid in list(pool.executor._processes):
+                os.kill(pid, signal.SIGKILL)
+            start = until(ws, lambda m: m.get("type") == "event")["version"]
+            until(ws, lambda m: m.get("type") == "event" and m["version"] >= start + 30)
+        assert pool.restarts == 1
+        health = client.get("/healthz").json()
+        assert health == {"ok": True, "bot_restarts": 1}
+    # no decision fell back to "the first legal action": the bot chose every one
+    assert not [r for r in caplog.records if "first legal action" in r.getMessage()]
+    assert any("a bot worker died" in r.getMessage() for r in caplog.records)

@@ -173,6 +173,7 @@ def _start(
     import httpx
 
     args = [sys.executable, "-m", "buraco", "serve", "--port", str(port), "--hand-pause", "0"]
+    args += ["--guests-per-address", "1000000/minute"]  # every client comes from loopback
     args += ["--db", db] if db else ["--data", str(folder)]
     if bus:
         args += ["--bus", bus, "--workers", str(processes)]

@@ -58,6 +58,17 @@ def serve(
             help="seconds before another process takes the tables of one that died (with --bus)",
         ),
     ] = 10.0,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="another site allowed to send requests and open sockets with a player's "
+            "cookie, e.g. https://club.example (repeatable; the server's own always is)",
+        ),
+    ] = None,
+    guests_per_address: Annotated[
+        str,
+        typer.Option(help="new guests one address may make, e.g. 20/minute or 500/hour"),
+    ] = "20/minute",
 ) -> None:
     """Play online: start a server with an embedded database, print its URL.
 
@@ -101,11 +112,25 @@ def serve(
         secure_cookie=secure_cookie,
         bus_url=bus or "",
         lease=lease,
+        allowed_origins=tuple(allowed_origin or ()),
+        guests_per_address=guests_per_address,
     )
     if db is not None and not db.startswith(("sqlite", "postgresql", "postgres:")):
         fail(
             f"--db takes a PostgreSQL URL (postgresql://user@host/db) or an SQLite one "
             f"(sqlite:///path), not {db.split(':', 1)[0]!r}"
+        )
+    for origin in settings.allowed_origins:
+        if not origin.startswith(("http://", "https://")) or len(origin) > 200:
+            fail(f"--allowed-origin takes an origin like https://club.example, not {origin!r}")
+    try:
+        from limits import parse
+
+        parse(guests_per_address)
+    except ValueError:
+        fail(
+            "--guests-per-address takes a rate like 20/minute or 500/hour, "
+            f"not {guests_per_address!r}"
         )
     if bus:
         _check_bus(bus)

@@ -16,6 +16,8 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from buraco.server.account_routes import router as account_router
+from buraco.server.accounts import Gate
 from buraco.server.botpool import BotPool
 from buraco.server.bus import make_bus
 from buraco.server.errors import ServiceError
@@ -81,6 +83,58 @@ SETTINGS_ENV = "BURACO_SERVE_SETTINGS"
 (as JSON) to each worker process."""
 
 
+class SameOrigin:
+    """Refuses what another site's page sends with a player's cookie (CSRF, and sockets).
+
+    A state-changing request (not GET, HEAD or OPTIONS) and a WebSocket handshake are refused
+    when their ``Origin`` is neither this server's (its ``Host``) nor one of the allowed
+    origins; without an ``Origin``, when ``Sec-Fetch-Site`` says ``cross-site``. Clients that
+    are not browsers send neither, and pass.
+    """
+
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allowed = {a.rstrip("/").lower() for a in allowed}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass a request on, or refuse it when it comes from another site."""
+        kind = scope["type"]
+        if kind == "websocket" or (
+            kind == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS")
+        ):
+            headers = dict(scope.get("headers", ()))
+            origin = headers.get(b"origin", b"").decode("latin-1").strip().lower()
+            if self._foreign(origin, headers):
+                await self._refuse(kind, origin, send)
+                return
+        await self.app(scope, receive, send)
+
+    def _foreign(self, origin: str, headers: dict[bytes, bytes]) -> bool:
+        if not origin:
+            return headers.get(b"sec-fetch-site", b"") == b"cross-site"
+        if origin in self.allowed:
+            return False
+        host = headers.get(b"host", b"").decode("latin-1").strip().lower()
+        _scheme, _, netloc = origin.partition("://")
+        return not host or netloc != host
+
+    @staticmethod
+    async def _refuse(kind: str, origin: str, send: Send) -> None:
+        refused = ServiceError("origin", status=403, origin=origin[:100] or "unknown")
+        if kind == "websocket":
+            await send({"type": "websocket.close", "code": 4403, "reason": "foreign origin"})
+            return
+        body = json.dumps({"error": refused.as_dict()}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 403,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
 def app_from_env() -> FastAPI:
     """The app of one worker of ``buraco serve --workers N`` (settings from the environment)."""
     import json
@@ -132,10 +186,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.gate = Gate(settings.bus_url)
 
     @app.exception_handler(ServiceError)
     async def refused(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": exc.as_dict()}, status_code=exc.status)
+        wait = exc.params.get("wait") if exc.status == 429 else None
+        headers = {"Retry-After": str(wait)} if wait is not None else None
+        return JSONResponse({"error": exc.as_dict()}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(DBAPIError)
     async def database_down(_request: Request, exc: DBAPIError) -> JSONResponse:
@@ -175,8 +232,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SameOrigin, allowed=settings.allowed_origins)
 
     app.include_router(router)
+    app.include_router(account_router)
     web = files("buraco.server").joinpath("web")
     app.mount("/static", StaticFiles(directory=str(web)), name="static")
     return app

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import multiprocessing
 import os
 import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from buraco.bots import make_bot
 from buraco.bots.base import Bot
 from buraco.views import SeatView
+
+log = logging.getLogger(__name__)
 
 _MAX_BOTS = 2000
 _bots: OrderedDict[tuple[str, int, int, str], Bot] = OrderedDict()
@@ -62,30 +66,49 @@ def _outlive_no_server(server: int) -> None:
 
 
 class BotPool:
-    """Runs bot decisions in ``workers`` processes (0: in threads of this process)."""
+    """Runs bot decisions in ``workers`` processes (0: in threads of this process).
+
+    When a worker dies (killed, out of memory), the pool is broken for every later
+    decision; it is then replaced by a new one, the decision asked again, and the restart
+    logged and counted (``restarts``, shown by ``/healthz``).
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.executor: Executor
-        if workers > 0:
-            self.executor = ProcessPoolExecutor(
-                max_workers=workers,
+        self.restarts = 0
+        """How many times a broken pool of workers was replaced."""
+        self.executor: Executor = self._start()
+
+    def _start(self) -> Executor:
+        if self.workers > 0:
+            return ProcessPoolExecutor(
+                max_workers=self.workers,
                 mp_context=multiprocessing.get_context("forkserver"),
                 initializer=_outlive_no_server,
                 initargs=(os.getpid(),),
             )
-        else:
-            self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+        return ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
 
     async def choose(
         self, table: str, seat: int, hand: int, spec: str, seed: int, view: SeatView
     ) -> str:
-        """The bot's action text, computed in the pool."""
+        """The bot's action text, computed in the pool (a new pool if this one broke)."""
         plain = dataclasses.replace(view, options=dict(view.options))  # picklable
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self.executor, choose, table, seat, hand, spec, seed, plain
-        )
+        executor = self.executor
+        try:
+            return await loop.run_in_executor(
+                executor, choose, table, seat, hand, spec, seed, plain
+            )
+        except BrokenProcessPool:
+            if self.executor is executor:  # the first to see it replaces it
+                self.restarts += 1
+                log.warning("a bot worker died: starting new workers (restart %d)", self.restarts)
+                executor.shutdown(wait=False, cancel_futures=True)
+                self.executor = self._start()
+            return await loop.run_in_executor(
+                self.executor, choose, table, seat, hand, spec, seed, plain
+            )
 
     def close(self) -> None:
         """Stop the workers (decisions under way are dropped)."""

@@ -32,6 +32,18 @@ MESSAGES: dict[str, str] = {
     "name.length": "a name is 1 to {most} characters",
     "name.visible": "a name needs a letter, digit or sign that can be seen",
     "name.printable": "a name is 1 to {most} printable characters",
+    "name.taken": "this name, or one that looks like it, belongs to an account: choose another",
+    "name.account": "an account keeps its name (its capitals and accents may change)",
+    # accounts
+    "password.length": "a password is {least} to {most} characters",
+    "signin": "no account has this name and password",
+    "account.none": "you have no account: claim your name with a password first",
+    "account.already": "you already have an account",
+    "limit.tries": (
+        "too many tries ({what}): at most {most} in {seconds} seconds; try again in {wait} seconds"
+    ),
+    "limit.sockets": "at most {most} connections from one address; close one",
+    "origin": "a request from another site ({origin}) is refused",
     # what there is
     "not-found.table": "no table {table}",
     "not-found.game": "no game {game}",

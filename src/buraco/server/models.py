@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -28,13 +29,37 @@ class Base(DeclarativeBase):
 
 
 class Guest(Base):
-    """A player without a password: a name and the hash of their secret token."""
+    """A player: a guest (a name), or an account (a name claimed with a password).
+
+    ``token_hash`` is the hash of the first browser's token (kept for old cookies; every
+    browser signed in is a :class:`SessionRow`). An account has ``name_key`` (its name
+    normalised, case-folded and reduced to its confusable skeleton: unique, so no other
+    account or guest may take a look-alike) and ``password_hash`` (Argon2id). A deleted
+    account keeps its row, for its games, as "deleted player" with neither.
+    """
 
     __tablename__ = "guests"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    name_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+
+    __table_args__ = (Index("uq_guests_name_key", "name_key", unique=True),)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the hash of its cookie's token, and whose it is (revocable)."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    guest_id: Mapped[str] = mapped_column(ForeignKey("guests.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_sessions_guest", "guest_id"),)
 
 
 class TableRow(Base):

@@ -33,6 +33,7 @@ from buraco.rules import (
     option_names,
 )
 from buraco.server import i18n
+from buraco.server.accounts import Limit, name_key
 from buraco.server.errors import ServiceError
 from buraco.server.service import (
     Guest,
@@ -77,7 +78,7 @@ async def _guest(service: TableService, token: str | None) -> Guest | None:
     if not token or len(token) > 100:
         return None
     row = await service.store.guest_by_token(token_hash(token))
-    return Guest(row.id, row.name) if row else None
+    return Guest(row.id, row.name, row.password_hash is not None) if row else None
 
 
 async def need_guest(guest: Annotated[Guest | None, Depends(guest_of)]) -> Guest:
@@ -113,10 +114,14 @@ class NameIn(_Body):
 
 
 class GuestOut(BaseModel):
-    """A guest: an id others see in game lists, and a display name."""
+    """A player: an id others see in game lists, a display name, and whether it is an account.
+
+    An account is a name claimed with a password.
+    """
 
     id: str
     name: str
+    account: bool = False
 
 
 class SeatIn(_Body):
@@ -303,9 +308,10 @@ class CatalogOut(_Out):
 
 
 class Health(_Out):
-    """Whether the database can be read and written."""
+    """Whether the database can be read and written, and how often bot workers were replaced."""
 
     ok: bool
+    bot_restarts: int = 0
 
 
 class ErrorDetail(_Out):
@@ -368,13 +374,25 @@ async def new_guest(
     a new name.
     """
     name = check_name(body.name)
+    holder = await service.store.account_by_key(name_key(name))
+    if holder is not None and (guest is None or holder.id != guest.id):
+        raise ServiceError("name.taken", field="name")
     if guest is not None:
+        if guest.account and holder is None:
+            raise ServiceError("name.account", field="name")
         await service.store.rename_guest(guest.id, name)
-        return GuestOut(id=guest.id, name=name)
+        return GuestOut(id=guest.id, name=name, account=guest.account)
+    settings: Settings = request.app.state.settings
+    request.app.state.gate.check(Limit("guest", settings.guests_per_address), address(request))
     token = secrets.token_urlsafe(32)
     guest_id = secrets.token_urlsafe(12)
     await service.store.add_guest(guest_id, token_hash(token), name)
-    settings: Settings = request.app.state.settings
+    set_session_cookie(response, token, settings)
+    return GuestOut(id=guest_id, name=name)
+
+
+def set_session_cookie(response: Response, token: str, settings: Settings) -> None:
+    """Give a browser its session's token: HttpOnly, SameSite=Lax, Secure behind TLS."""
     response.set_cookie(
         COOKIE,
         token,
@@ -383,13 +401,17 @@ async def new_guest(
         secure=settings.secure_cookie,
         max_age=400 * 24 * 3600,
     )
-    return GuestOut(id=guest_id, name=name)
+
+
+def address(request: Request) -> str:
+    """The address a request came from (the proxy's, unless it forwards the client's)."""
+    return request.client.host if request.client else "unknown"
 
 
 @router.get("/api/me", response_model=GuestOut, tags=["guests"], responses=_refusals(401, 422))
 async def me(guest: NeedGuest) -> GuestOut:
     """The guest of the cookie (401 without one)."""
-    return GuestOut(id=guest.id, name=guest.name)
+    return GuestOut(id=guest.id, name=guest.name, account=guest.account)
 
 
 # ----- languages ---------------------------------------------------------------------------------
@@ -789,10 +811,14 @@ def _position(full: Game, hand: int, step: int) -> dict[str, Any]:
     },
 )
 async def healthz(request: Request) -> JSONResponse:
-    """200 when the database can be read and written, else 503."""
+    """200 when the database can be read and written, else 503.
+
+    ``bot_restarts``: how many times a dead bot worker was replaced since the start.
+    """
     store: Store = request.app.state.store
     ok = await store.healthy()
-    return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
+    restarts = request.app.state.service.pool.restarts
+    return JSONResponse({"ok": ok, "bot_restarts": restarts}, status_code=200 if ok else 503)
 
 
 @lru_cache(maxsize=len(i18n.LANGUAGES))

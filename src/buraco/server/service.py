@@ -129,10 +129,11 @@ def check_name(name: object) -> str:
 
 @dataclass(frozen=True)
 class Guest:
-    """A guest as the service knows them."""
+    """A player as the service knows them: a guest, or an account (a claimed name)."""
 
     id: str
     name: str
+    account: bool = False
 
 
 @dataclass(frozen=True)
@@ -399,6 +400,21 @@ class TableService:
             elif not self.may_see(lt, guest, invite):
                 raise ServiceError("invite", status=403)
             await self._seat(lt, Seat(seat, "guest", None, guest.id, s.invited, guest.name))
+
+    def forget(self, guest_id: str, shown_as: str) -> None:
+        """A deleted player's seats at this process's live tables take the name ``shown_as``.
+
+        The database's rows are renamed by :meth:`Store.delete_account`.
+        """
+        for lt in self.tables.values():
+            for s in lt.seats:
+                if s.guest_id != guest_id:
+                    continue
+                s.name = shown_as
+                if lt.game is not None:
+                    names = list(lt.game.names)
+                    names[s.seat] = shown_as
+                    lt.game.names = tuple(names)
 
     async def resign(self, lt: LiveTable, guest: Guest) -> None:
         """Concede the match in play: your side loses it now (the hand in play is scored)."""

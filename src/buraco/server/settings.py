@@ -47,6 +47,19 @@ class Settings:
     """Chat lines one table may receive a minute, from all its connections together."""
     connections_per_guest: int = 8
     """Connections one guest may have open at one server process."""
+    connections_per_address: int = 64
+    """Connections without a guest (watchers) one address may have open at one process."""
+    guests_per_address: str = "20/minute"
+    """New guests one address may make (``limits`` notation: so many per second, minute…)."""
+    signin_per_address: str = "30/minute"
+    """Sign-in tries one address may make."""
+    signin_per_name: str = "10/minute"
+    """Sign-in tries at one account, from anywhere."""
+    accounts_per_address: str = "10/hour"
+    """Accounts one address may register or claim."""
+    allowed_origins: tuple[str, ...] = ()
+    """Other sites' origins (``https://example.org``) allowed to send state-changing requests
+    and open sockets with a player's cookie; the server's own origin always is."""
 
     def url(self) -> str:
         """The database URL to open."""

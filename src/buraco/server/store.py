@@ -46,6 +46,7 @@ from buraco.server.models import (
     Guest,
     Lease,
     SeatRow,
+    SessionRow,
     TableRow,
 )
 
@@ -167,17 +168,167 @@ class Store:
         return True
 
     # ----- guests ----------------------------------------------------------------------------
-    async def add_guest(self, guest_id: str, token_hash: str, name: str) -> None:
-        """Store a new guest."""
+    async def add_guest(
+        self,
+        guest_id: str,
+        token_hash: str,
+        name: str,
+        *,
+        name_key: str | None = None,
+        password_hash: str | None = None,
+    ) -> None:
+        """Store a new guest, signed in with the token (its first session).
+
+        Given a name key and a password hash, the guest is an account.
+        """
+        at = now()
         async with self.session.begin() as s:
-            s.add(Guest(id=guest_id, token_hash=token_hash, name=name, created_at=now()))
+            s.add(
+                Guest(
+                    id=guest_id,
+                    token_hash=token_hash,
+                    name=name,
+                    created_at=at,
+                    name_key=name_key,
+                    password_hash=password_hash,
+                    registered_at=at if password_hash else None,
+                )
+            )
+            await s.flush()
+            s.add(SessionRow(token_hash=token_hash, guest_id=guest_id, created_at=at))
 
     async def guest_by_token(self, token_hash: str) -> Guest | None:
-        """The guest holding a token, if any."""
+        """The player signed in with a token (a session), if any."""
         async with self.session() as s:
-            return (
-                await s.execute(select(Guest).where(Guest.token_hash == token_hash))
-            ).scalar_one_or_none()
+            q = (
+                select(Guest)
+                .join(SessionRow, SessionRow.guest_id == Guest.id)
+                .where(SessionRow.token_hash == token_hash, Guest.deleted.is_(False))
+            )
+            return (await s.execute(q)).scalar_one_or_none()
+
+    async def guest_by_id(self, guest_id: str) -> Guest | None:
+        """A player by id."""
+        async with self.session() as s:
+            return await s.get(Guest, guest_id)
+
+    async def account_by_key(self, name_key: str) -> Guest | None:
+        """The account (or guest) holding a name key, if any."""
+        async with self.session() as s:
+            q = select(Guest).where(Guest.name_key == name_key)
+            return (await s.execute(q)).scalar_one_or_none()
+
+    async def add_session(self, guest_id: str, token_hash: str) -> None:
+        """Sign a browser in: a new session of a player."""
+        async with self.session.begin() as s:
+            s.add(SessionRow(token_hash=token_hash, guest_id=guest_id, created_at=now()))
+
+    async def drop_session(self, token_hash: str) -> None:
+        """Sign one browser out."""
+        async with self.session.begin() as s:
+            await s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
+
+    async def drop_sessions(self, guest_id: str, *, keep: str | None = None) -> int:
+        """Sign a player out everywhere (but the session ``keep``); how many were dropped."""
+        async with self.session.begin() as s:
+            q = delete(SessionRow).where(SessionRow.guest_id == guest_id)
+            if keep is not None:
+                q = q.where(SessionRow.token_hash != keep)
+            result = await s.execute(q)
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    async def sessions_of(self, guest_id: str) -> list[SessionRow]:
+        """A player's sessions, oldest first."""
+        async with self.session() as s:
+            q = select(SessionRow).where(SessionRow.guest_id == guest_id)
+            return list((await s.execute(q.order_by(SessionRow.created_at))).scalars())
+
+    async def claim_name(self, guest_id: str, name: str, name_key: str, password_hash: str) -> bool:
+        """Make a guest an account; False when the name key is already held."""
+        try:
+            async with self.session.begin() as s:
+                await s.execute(
+                    update(Guest)
+                    .where(Guest.id == guest_id)
+                    .values(
+                        name=name,
+                        name_key=name_key,
+                        password_hash=password_hash,
+                        registered_at=now(),
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    async def set_password(self, guest_id: str, password_hash: str) -> None:
+        """Store an account's new password hash."""
+        async with self.session.begin() as s:
+            await s.execute(
+                update(Guest).where(Guest.id == guest_id).values(password_hash=password_hash)
+            )
+
+    async def delete_account(self, guest_id: str, shown_as: str) -> None:
+        """Forget a player: name, password and sessions; their games stay under ``shown_as``."""
+        async with self.session.begin() as s:
+            await s.execute(delete(SessionRow).where(SessionRow.guest_id == guest_id))
+            await s.execute(
+                update(Guest)
+                .where(Guest.id == guest_id)
+                .values(name=shown_as, name_key=None, password_hash=None, deleted=True)
+            )
+            await s.execute(
+                update(SeatRow).where(SeatRow.guest_id == guest_id).values(name=shown_as)
+            )
+            await s.execute(
+                update(ChatRow).where(ChatRow.guest_id == guest_id).values(name=shown_as)
+            )
+            played = select(GamePlayer.game_id, GamePlayer.seat).where(
+                GamePlayer.guest_id == guest_id
+            )
+            for game_id, seat in (await s.execute(played)).all():
+                game = await s.get(GameRow, game_id)
+                if game is None:
+                    continue
+                names = json.loads(game.names)
+                names[seat] = shown_as
+                record = json.loads(game.record)
+                if isinstance(record.get("names"), list) and seat < len(record["names"]):
+                    record["names"][seat] = shown_as
+                game.names = json.dumps(names)
+                game.record = json.dumps(record)
+
+    async def everything_about(self, guest_id: str) -> dict[str, Any]:
+        """What is stored about a player, as JSON-ready data (no secret, no hash)."""
+        async with self.session() as s:
+            guest = await s.get(Guest, guest_id)
+            assert guest is not None
+            sessions = (
+                await s.execute(select(SessionRow).where(SessionRow.guest_id == guest_id))
+            ).scalars()
+            made = (
+                await s.execute(select(TableRow).where(TableRow.created_by == guest_id))
+            ).scalars()
+            seats = (await s.execute(select(SeatRow).where(SeatRow.guest_id == guest_id))).scalars()
+            games = (
+                await s.execute(select(GamePlayer).where(GamePlayer.guest_id == guest_id))
+            ).scalars()
+            chat = (await s.execute(select(ChatRow).where(ChatRow.guest_id == guest_id))).scalars()
+            return {
+                "id": guest.id,
+                "name": guest.name,
+                "account": guest.password_hash is not None,
+                "created_at": guest.created_at.isoformat(),
+                "registered_at": guest.registered_at.isoformat() if guest.registered_at else None,
+                "sessions": [{"created_at": x.created_at.isoformat()} for x in sessions],
+                "tables_created": [t.id for t in made],
+                "seats": [{"table": x.table_id, "seat": x.seat, "name": x.name} for x in seats],
+                "games": [{"game": g.game_id, "seat": g.seat} for g in games],
+                "chat": [
+                    {"table": c.table_id, "text": c.text, "at": c.created_at.isoformat()}
+                    for c in chat
+                ],
+            }
 
     async def rename_guest(self, guest_id: str, name: str) -> None:
         """Change a guest's display name."""
@@ -501,8 +652,9 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def _upgrade(conn: Connection) -> None:
+def _upgrade(conn: Connection, revision: str = "head") -> None:
+    """Migrate the database of a connection to a revision (the newest: ``head``)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = conn
-    command.upgrade(cfg, "head")
+    command.upgrade(cfg, revision)

@@ -89,21 +89,29 @@ async def serve_table(
     guest: Guest | None,
     since: int | None,
 ) -> None:
-    """Run one accepted connection at a table until it closes."""
+    """Run one accepted connection at a table until it closes.
+
+    A player may have ``connections_per_guest`` connections open at this process, and an
+    address ``connections_per_address`` without a player (watchers).
+    """
     if guest is not None:
-        if service.guest_conns[guest.id] >= settings.connections_per_guest:
-            limit = settings.connections_per_guest
-            await ws.send_text(error(ServiceError("connections", most=limit)))
-            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections")
-            return
-        service.guest_conns[guest.id] += 1
+        key, limit = guest.id, settings.connections_per_guest
+        refused = ServiceError("connections", most=limit)
+    else:
+        host = ws.client.host if ws.client else "unknown"
+        key, limit = f"address {host}", settings.connections_per_address
+        refused = ServiceError("limit.sockets", most=limit)
+    if service.guest_conns[key] >= limit:
+        await ws.send_text(error(refused))
+        await ws.close(code=CLOSE_TOO_MANY, reason="too many connections")
+        return
+    service.guest_conns[key] += 1
     try:
         await _serve(ws, service, settings, lt, guest, since)
     finally:
-        if guest is not None:
-            service.guest_conns[guest.id] -= 1
-            if service.guest_conns[guest.id] <= 0:
-                del service.guest_conns[guest.id]
+        service.guest_conns[key] -= 1
+        if service.guest_conns[key] <= 0:
+            del service.guest_conns[key]
 
 
 async def _serve(

@@ -1,4 +1,5 @@
 // The lobby: a guest name, the open tables, a table's creation, finished games.
+import { accountPanel } from "./account.js";
 import { api } from "./api.js";
 import { el } from "./dom.js";
 import { t, tn, usePreset } from "./i18n.js";
@@ -42,6 +43,7 @@ export async function showLobby(which) {
   main.append(el("section", { class: "panel", "aria-labelledby": "name-h" },
     el("h2", { id: "name-h" }, me ? t("me.your-name") : t("me.choose-name")), nameForm(() => showLobby(which)),
     me ? null : el("p", { class: "muted" }, t("me.guest-note"))));
+  main.append(accountPanel(() => { renderMe(); showLobby(which); }));
   const list = el("div", { id: "tables" });
   main.append(el("section", { class: "panel", "aria-labelledby": "tables-h" }, el("h2", { id: "tables-h" }, t("lobby.tables")), list));
   if (me) main.append(createForm());

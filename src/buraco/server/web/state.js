@@ -1,7 +1,7 @@
 // What the pages share: who this browser is, the presets, the open table, the page's root.
 
 export const app = {
-  /** @type {{id: string, name: string} | null} */
+  /** @type {{id: string, name: string, account?: boolean} | null} */
   me: null,
   /** @type {any} GET /api/presets */
   presets: null,
