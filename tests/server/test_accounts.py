@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.websockets import WebSocketDisconnect
 
 from buraco.server import accounts
 from buraco.server.accounts import DELETED, name_key
@@ -329,11 +330,11 @@ def test_requests_from_another_site_are_refused_and_change_nothing(server: Serve
     yara = as_player(c, NAMES["Yara"])
     table = server.create(yara, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]["id"]
     foreign = {**yara.headers, **evil}
-    with (
-        pytest.raises(Exception),
-        c.websocket_connect(f"/ws/tables/{table}", headers=foreign),
-    ):
-        pass
+    with pytest.raises(WebSocketDisconnect) as refused:
+        c.websocket_connect(f"/ws/tables/{table}", headers=foreign).__enter__()
+    assert refused.value.code == 4403
+    with c.websocket_connect(f"/ws/tables/{table}", headers=yara.headers) as ws:
+        assert receive(ws)["type"] == "state"  # from its own page, the same socket opens
 
 
 def test_an_allowed_origin_passes(tmp_path: Path) -> None:
