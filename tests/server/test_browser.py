@@ -1048,3 +1048,34 @@ def test_a_guest_keeps_their_name_and_plays_the_same_seat_from_a_second_browser(
     phone.goto("/#/")
     phone.reload()
     expect(phone.locator("#name-h")).to_have_text("Choose a name to play")
+
+
+def test_a_rated_match_to_its_end_puts_the_player_on_the_leaderboard(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    sign_in(page, "Edite")
+    page.check("#f-rated")
+    create_table(page, ["me", "greedy"])
+    expect(page.locator(".hand .card")).to_have_count(11)
+    page.click("#resign")  # a conceded rated match: rated as a loss
+    page.click("#confirm-yes")
+    expect(page.locator("#hand-over #over-h")).to_have_text("Match over")
+    page.click("#ratings-link")
+    page.select_option("#board-choice", "aberto/2")
+    row = page.locator("#board tr.me")
+    expect(row).to_contain_text("Edite")
+    expect(page.locator("#your-place")).to_contain_text("You are")
+    assert_accessible(page, "the leaderboard")
+    # her profile: the rating, its chart and the game
+    row.locator("a").click()
+    expect(page.locator("h1")).to_have_text("Edite")
+    expect(page.locator("#profile-ratings")).to_contain_text("2 players: ")
+    expect(page.locator("#profile-ratings")).to_contain_text("in 1 rated match (provisional)")
+    expect(page.locator("#rating-chart svg circle")).to_have_count(1)
+    assert_accessible(page, "a profile")
+    # at her next rated table, her rating stands beside her name
+    page.goto("/#/")
+    page.check("#f-rated")
+    create_table(page, ["me", "greedy"])
+    expect(page.locator(".seat.mine .rating")).to_have_text(re.compile(r"^ \(-?\d+\)$"))

@@ -22,6 +22,7 @@ from buraco.server.botpool import BotPool
 from buraco.server.bus import make_bus
 from buraco.server.errors import ServiceError
 from buraco.server.protocol import PROTOCOL
+from buraco.server.rating_routes import router as rating_router
 from buraco.server.routes import router
 from buraco.server.service import TableService
 from buraco.server.settings import Settings
@@ -236,6 +237,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(router)
     app.include_router(account_router)
+    app.include_router(rating_router)
     web = files("buraco.server").joinpath("web")
     app.mount("/static", StaticFiles(directory=str(web)), name="static")
     return app

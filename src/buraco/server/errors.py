@@ -48,9 +48,11 @@ MESSAGES: dict[str, str] = {
     "not-found.table": "no table {table}",
     "not-found.game": "no game {game}",
     "not-found.hand": "the game has {hands} hands",
+    "not-found.player": "no such player",
     # a new table
     "rules": "{text}",
     "rules.players": "give the player count as players, not as an option",
+    "rules.preset": "no such preset; presets are: {presets}",
     "rules.target": "target must be at most {most} online",
     "rules.replay": "this game's record cannot be replayed by this version: {text}",
     "seats.count": "give {players} seats, one per player",

@@ -86,6 +86,8 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(10))
     """``waiting`` for players, ``playing``, or ``over``."""
     version: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    """A rated match: its end updates the players' ratings."""
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
@@ -177,3 +179,35 @@ class ChatRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_chat_table", "table_id", "id"),)
+
+
+class RatingRow(Base):
+    """A player's rating in one preset and player count (openskill: μ and σ)."""
+
+    __tablename__ = "ratings"
+    guest_id: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(20), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_ratings_board", "preset", "players"),)
+
+
+class RatingChange(Base):
+    """A rating before and after one rated game.
+
+    One row per player and game, so a game's update is never applied twice.
+    """
+
+    __tablename__ = "rating_changes"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    guest_id: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_rating_changes_guest", "guest_id"),)

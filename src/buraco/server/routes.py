@@ -146,6 +146,9 @@ class TableIn(_Body):
     minutes: Annotated[
         int, Field(description="a timed match: 0 (not timed), 15, 30, 60 or 90 minutes")
     ] = 0
+    rated: Annotated[
+        bool, Field(description="a rated match: its end updates the players' ratings")
+    ] = False
 
 
 class JoinIn(_Body):
@@ -173,6 +176,10 @@ class SeatOut(_Out):
     bot: str | None
     connected: Annotated[bool, Field(description="the player has a connection open")]
     away: Annotated[bool, Field(description="gone longer than the grace period: a bot plays")]
+    rating: Annotated[
+        int | None,
+        Field(description="a player's rating in this preset and player count (μ − 3σ, × 40)"),
+    ] = None
     away_in: Annotated[
         float | None,
         Field(description="without a connection, not away yet: seconds left of the grace period"),
@@ -190,6 +197,7 @@ class TableOut(_Out):
     pace: float
     turn_timer: int
     minutes: int
+    rated: Annotated[bool, Field(description="a rated match")] = False
     started_at: Annotated[float | None, Field(description="the first deal, seconds since 1970")]
     status: Literal["waiting", "playing", "over", "closed"]
     version: int
@@ -532,6 +540,7 @@ async def create_table(body: TableIn, request: Request, service: Svc, guest: Nee
         pace=body.pace,
         turn_timer=body.turn_timer,
         minutes=body.minutes,
+        rated=body.rated,
     )
     lt, invite = await service.create(guest, spec)
     settings: Settings = request.app.state.settings

@@ -45,8 +45,9 @@ from buraco.server.botpool import BotPool
 from buraco.server.bus import Bus
 from buraco.server.errors import ServiceError
 from buraco.server.models import EventRow, GameRow, Lease, TableRow
+from buraco.server.ratings import Entrant, ranks_of, shown
 from buraco.server.settings import Settings
-from buraco.server.store import Conflict, Store, now
+from buraco.server.store import Conflict, RatedMatch, Store, now
 from buraco.server.tables import LiveTable, Seat, Sender, dumps
 from buraco.text import has_control
 from buraco.views import seat_view
@@ -149,6 +150,7 @@ class TableSpec:
     pace: float = 1.0
     turn_timer: int = 0
     minutes: int = 0
+    rated: bool = False
 
 
 class TableService:
@@ -195,6 +197,7 @@ class TableService:
         for data in await self.store.tables(("waiting", "playing"), public_only=False):
             try:
                 lt = self._adopt(LiveTable.from_data(data), await self.store.events(data.row.id))
+                await self._rate_seats(lt)
             except (BuracoError, RuntimeError, ValueError) as exc:
                 # one table that no longer loads (rules or a log this version refuses)
                 # must not keep the others from being served
@@ -258,6 +261,7 @@ class TableService:
                     game = await self.store.game_of_table(table_id)
                     lt.game_id = game.id if game else None
                     self._adopt(lt, await self.store.events(table_id))
+                    await self._rate_seats(lt)
                 except (BuracoError, RuntimeError, ValueError) as exc:
                     log.error("table %s not loaded: %s", table_id, exc)
                     self.unloadable.add(table_id)
@@ -340,11 +344,13 @@ class TableService:
             pace=float(spec.pace),
             turn_timer=spec.turn_timer,
             minutes=spec.minutes,
+            rated=spec.rated,
         )
         await self.store.add_table(row, [s.row(table_id) for s in seats], self._own_new(row))
         data = await self.store.table(table_id)
         assert data is not None
         lt = self._adopt(LiveTable.from_data(data), [], new=True)
+        await self._rate_seats(lt)
         self._drive(lt)
         return lt, invite
 
@@ -401,6 +407,36 @@ class TableService:
                 raise ServiceError("invite", status=403)
             await self._seat(lt, Seat(seat, "guest", None, guest.id, s.invited, guest.name))
 
+    def _rated_match(self, lt: LiveTable) -> RatedMatch:
+        """What the end of a rated match rates: its sides, each ranked by its total.
+
+        A side that resigned, or with a player away at the end (gone past the grace period,
+        a stand-in playing), comes last: abandoning a rated match counts as a loss.
+        """
+        g = lt.game
+        assert g is not None
+        sides: list[list[Entrant]] = [[] for _ in g.totals]
+        last: set[int] = set()
+        for s in lt.seats:
+            side = g.side_of[s.seat]
+            if s.kind == "guest" and s.guest_id:
+                sides[side].append((s.guest_id, None))
+                if lt.away(s.seat, self.settings.grace):
+                    last.add(side)
+            else:
+                sides[side].append((f"seat {s.seat}", s.bot or self.settings.stand_in))
+        if g.resigned >= 0:
+            last.add(g.side_of[g.resigned])
+        return RatedMatch(sides, ranks_of(list(g.totals), sorted(last)))
+
+    async def _rate_seats(self, lt: LiveTable) -> None:
+        """Put each player's rating (in the table's preset and player count) on their seat."""
+        ids = [s.guest_id for s in lt.seats if s.kind == "guest" and s.guest_id]
+        found = await self.store.ratings_of(ids, lt.preset, lt.players) if ids else {}
+        for s in lt.seats:
+            row = found.get(s.guest_id or "")
+            s.rating = shown(row.mu, row.sigma) if row is not None else None
+
     def forget(self, guest_id: str, shown_as: str) -> None:
         """A deleted player's seats at this process's live tables take the name ``shown_as``.
 
@@ -448,6 +484,13 @@ class TableService:
             if seat is None:
                 raise ServiceError("not-seated", status=409)
             old = lt.seats[seat]
+            if lt.status == "playing" and lt.rated:
+                # leaving a rated match concedes it: the side's loss is rated
+                g = lt.game
+                if g is not None and not g.is_over():
+                    await self._commit(lt, "resign", {"seat": seat})
+                    await self._finish(lt)
+                    return
             if lt.status == "playing":
                 spec = self.settings.stand_in
                 await self._seat(lt, Seat(seat, "bot", spec, None, False, old.name))
@@ -488,6 +531,7 @@ class TableService:
             "name": seat.name,
         }
         await self._commit(lt, "seat", data, seats=[seat])
+        await self._rate_seats(lt)
 
     # ----- the one path of every change ------------------------------------------------------
     async def _commit(
@@ -657,8 +701,11 @@ class TableService:
             record=json.dumps(record, separators=(",", ":")),
         )
         players = [(s.seat, s.guest_id) for s in lt.seats if s.kind == "guest" and s.guest_id]
-        lt.game_id = await self.store.finish_table(lt.id, row, players)
+        rated = self._rated_match(lt) if lt.rated else None
+        lt.game_id = await self.store.finish_table(lt.id, row, players, rated)
         lt.status = "over"
+        if rated is not None:
+            await self._rate_seats(lt)
         self.owned.discard(lt.id)
         self.bus.publish({"t": "table", "table": lt.id})
         lt.broadcast(
@@ -701,6 +748,7 @@ class TableService:
                 pace=lt.pace,
                 turn_timer=lt.turn_timer,
                 minutes=lt.minutes,
+                rated=lt.rated,
                 rematch_of=lt.id,
             )
             # the other players are offered their seats: the rematch starts once they accept
@@ -1042,6 +1090,7 @@ def _table_row(
     pace: float,
     turn_timer: int,
     minutes: int,
+    rated: bool = False,
     rematch_of: str | None = None,
 ) -> TableRow:
     """The database row of a new table, waiting for its players."""
@@ -1059,6 +1108,7 @@ def _table_row(
         minutes=minutes,
         status="waiting",
         version=0,
+        rated=rated,
         rematch_of=rematch_of,
         rematch=None,
     )

@@ -36,8 +36,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
+from buraco.server import ratings
 from buraco.server.models import (
     ChatRow,
     EventRow,
@@ -45,6 +51,8 @@ from buraco.server.models import (
     GameRow,
     Guest,
     Lease,
+    RatingChange,
+    RatingRow,
     SeatRow,
     SessionRow,
     TableRow,
@@ -99,6 +107,18 @@ def database_url(url: str) -> str:
 def now() -> datetime:
     """The current time (UTC)."""
     return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """What a rated match's end rates.
+
+    Each side's seats (a player's id, or a key and a bot's spec) and each side's rank
+    (0: the best).
+    """
+
+    sides: list[list[ratings.Entrant]]
+    ranks: list[int]
 
 
 @dataclass
@@ -579,12 +599,17 @@ class Store:
 
     # ----- games -----------------------------------------------------------------------------
     async def finish_table(
-        self, table_id: str, game: GameRow, players: Sequence[tuple[int, str]]
+        self,
+        table_id: str,
+        game: GameRow,
+        players: Sequence[tuple[int, str]],
+        rated: RatedMatch | None = None,
     ) -> int:
         """Store a table's finished game, who played it, and mark the table over; the game's id.
 
         Done once: when the table is already over (another process finished it), the
-        game stored then is kept and its id returned.
+        game stored then is kept and its id returned. A rated match's ratings are updated
+        in the same transaction (its players' rows locked), so they change exactly once.
         """
         async with self.session.begin() as s:
             done = await s.execute(
@@ -598,8 +623,117 @@ class Store:
             s.add(game)
             await s.flush()
             s.add_all(GamePlayer(game_id=game.id, seat=seat, guest_id=g) for seat, g in players)
+            if rated is not None:
+                await self._rate(s, game, rated)
             await s.execute(delete(Lease).where(Lease.table_id == table_id))
         return game.id
+
+    async def _rate(self, s: AsyncSession, game: GameRow, rated: RatedMatch) -> None:
+        """Update the ratings of a rated game's players (in the game's transaction)."""
+        ids = sorted({key for side in rated.sides for key, bot in side if bot is None})
+        q = (
+            select(RatingRow)
+            .where(
+                RatingRow.guest_id.in_(ids),
+                RatingRow.preset == game.preset,
+                RatingRow.players == game.players,
+            )
+            .with_for_update()
+        )
+        rows = {r.guest_id: r for r in (await s.execute(q)).scalars()}
+        current = {g: (r.mu, r.sigma) for g, r in rows.items()}
+        after = ratings.rate(rated.sides, rated.ranks, current)
+        at = now()
+        for guest_id, (mu, sigma) in after.items():
+            before = current.get(guest_id, ratings.START)
+            row = rows.get(guest_id)
+            if row is None:
+                s.add(
+                    RatingRow(
+                        guest_id=guest_id,
+                        preset=game.preset,
+                        players=game.players,
+                        mu=mu,
+                        sigma=sigma,
+                        games=1,
+                        updated_at=at,
+                    )
+                )
+            else:
+                row.mu, row.sigma, row.games, row.updated_at = mu, sigma, row.games + 1, at
+            s.add(
+                RatingChange(
+                    game_id=game.id,
+                    guest_id=guest_id,
+                    mu_before=before[0],
+                    sigma_before=before[1],
+                    mu_after=mu,
+                    sigma_after=sigma,
+                )
+            )
+
+    async def ratings_of(
+        self, guest_ids: Sequence[str], preset: str, players: int
+    ) -> dict[str, RatingRow]:
+        """The ratings some players have in one preset and player count."""
+        async with self.session() as s:
+            q = select(RatingRow).where(
+                RatingRow.guest_id.in_(list(guest_ids)),
+                RatingRow.preset == preset,
+                RatingRow.players == players,
+            )
+            return {r.guest_id: r for r in (await s.execute(q)).scalars()}
+
+    async def leaderboard(self, preset: str, players: int) -> list[tuple[RatingRow, str]]:
+        """Every rated player of a preset and player count, with their name, best first."""
+        async with self.session() as s:
+            q = (
+                select(RatingRow, Guest.name)
+                .join(Guest, Guest.id == RatingRow.guest_id)
+                .where(
+                    RatingRow.preset == preset,
+                    RatingRow.players == players,
+                    Guest.deleted.is_(False),
+                )
+                .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), RatingRow.guest_id)
+            )
+            return [(r, name) for r, name in (await s.execute(q)).all()]
+
+    async def ratings_for(self, guest_id: str) -> list[RatingRow]:
+        """A player's ratings in every preset and player count they played rated."""
+        async with self.session() as s:
+            q = select(RatingRow).where(RatingRow.guest_id == guest_id)
+            return list(
+                (await s.execute(q.order_by(RatingRow.preset, RatingRow.players))).scalars()
+            )
+
+    async def rating_history(self, guest_id: str) -> list[tuple[RatingChange, GameRow]]:
+        """A player's rating changes with their games, oldest first."""
+        async with self.session() as s:
+            q = (
+                select(RatingChange, GameRow)
+                .join(GameRow, GameRow.id == RatingChange.game_id)
+                .where(RatingChange.guest_id == guest_id)
+                .order_by(GameRow.finished_at, GameRow.id)
+            )
+            return [(c, g) for c, g in (await s.execute(q)).all()]
+
+    async def opponents(self, guest_id: str) -> list[tuple[GamePlayer, GameRow]]:
+        """Every seat of the other players in a player's finished games, with the game."""
+        async with self.session() as s:
+            mine = select(GamePlayer.game_id).where(GamePlayer.guest_id == guest_id)
+            q = (
+                select(GamePlayer, GameRow)
+                .join(GameRow, GameRow.id == GamePlayer.game_id)
+                .where(GamePlayer.game_id.in_(mine), GamePlayer.guest_id != guest_id)
+            )
+            return [(p, g) for p, g in (await s.execute(q)).all()]
+
+    async def seats_in(self, guest_id: str) -> list[GamePlayer]:
+        """A player's seats in finished games."""
+        async with self.session() as s:
+            q = select(GamePlayer).where(GamePlayer.guest_id == guest_id)
+            return list((await s.execute(q)).scalars())
 
     async def game(self, game_id: int) -> GameRow | None:
         """A finished game."""

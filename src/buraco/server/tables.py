@@ -44,6 +44,8 @@ class Seat:
     guest_id: str | None
     invited: bool
     name: str
+    rating: int | None = None
+    """The player's rating in the table's preset and player count (kept in memory only)."""
 
     def row(self, table_id: str) -> SeatRow:
         """The database row of this seat."""
@@ -68,6 +70,7 @@ class Seat:
             "kind": self.kind,
             "name": self.name,
             "bot": self.bot,
+            "rating": self.rating,
             "connected": connected,
             "away": away,
             "away_in": away_in,
@@ -134,6 +137,8 @@ class LiveTable:
     rules: Rules
     seats: list[Seat]
     rematch: str | None = None
+    rated: bool = False
+    """A rated match: its end updates the players' ratings."""
     started_at: float | None = None
     """When the first hand was dealt (seconds since the epoch): a timed match counts from it."""
     game: Game | None = None
@@ -180,6 +185,7 @@ class LiveTable:
             rules=rules_from_json(row.preset, row.players, options),
             seats=[Seat(s.seat, s.kind, s.bot, s.guest_id, s.invited, s.name) for s in data.seats],
             rematch=row.rematch,
+            rated=row.rated,
         )
 
     def load(self, events: Iterable[EventRow]) -> None:
@@ -335,6 +341,7 @@ class LiveTable:
             "pace": self.pace,
             "turn_timer": self.turn_timer,
             "minutes": self.minutes,
+            "rated": self.rated,
             "started_at": self.started_at,
             "status": self.status,
             "version": self.version,

@@ -8,6 +8,7 @@ import { closeTable, showTable } from "./connection.js";
 import { el } from "./dom.js";
 import { currentLanguage, loadLanguage, offeredLanguages, t } from "./i18n.js";
 import { loadMe, renderMe, showLobby } from "./lobby.js";
+import { showBoard, showProfile } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { app } from "./state.js";
 import { render } from "./table.js";
@@ -26,6 +27,8 @@ function route() {
   const parts = path.split("/").filter(Boolean);
   if (parts[0] === "table" && parts[1]) return showTable(decodeURIComponent(parts[1]), params.get("invite"));
   if (parts[0] === "game" && parts[1]) return showReplay(parts[1], params);
+  if (parts[0] === "ratings") return showBoard(params.get("preset") || "aberto", Number(params.get("players") || 4));
+  if (parts[0] === "player" && parts[1]) return showProfile(decodeURIComponent(parts[1]));
   return showLobby(params.get("games") || "mine");
 }
 
@@ -52,6 +55,7 @@ function renderHeader() {
     return el("label", { class: "opt" }, box, ` ${label}`);
   };
   /** @type {HTMLElement} */ (document.getElementById("options")).replaceChildren(
+    el("a", { href: "#/ratings", id: "ratings-link" }, t("header.ratings")),
     el("label", { class: "opt" }, four, ` ${t("header.four-colour")}`),
     alertSwitch("sound", t("header.sound")), alertSwitch("notify", t("header.notify")), choose);
 }

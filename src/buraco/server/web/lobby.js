@@ -74,8 +74,9 @@ function tablesTable(tables) {
   const rows = tables.map((tb) => {
     const open = tb.status === "waiting" ? tb.open_seats.length : 0;
     return el("tr", {},
-      el("td", {}, tb.preset), el("td", {}, `${tb.players}`),
-      el("td", {}, tb.seats.map((/** @type {any} */ s) => (s.kind === "open" ? t("seat.open-short") : s.kind === "invite" ? t("seat.invited-short") : s.name)).join(", ")),
+      el("td", {}, tb.preset, tb.rated ? el("span", { class: "rated" }, ` · ${t("lobby.rated")}`) : null), el("td", {}, `${tb.players}`),
+      el("td", {}, tb.seats.map((/** @type {any} */ s) => (s.kind === "open" ? t("seat.open-short") : s.kind === "invite" ? t("seat.invited-short")
+        : s.rating !== null && s.rating !== undefined ? `${s.name} (${s.rating})` : s.name)).join(", ")),
       el("td", {}, tb.status === "waiting" ? tn("lobby.open-seats", open) : t("lobby.playing-hand", { hand: tb.hand })),
       el("td", {}, tb.you !== null && tb.you !== undefined
         ? el("a", { href: `#/table/${tb.id}`, class: "return button primary" }, t("lobby.return"))
@@ -89,7 +90,7 @@ function tablesTable(tables) {
 }
 
 /** @param {any[]} games */
-function gamesTable(games) {
+export function gamesTable(games) {
   if (!games.length) return el("p", { class: "muted" }, t("lobby.none-yet"));
   const rows = games.map((g) => el("tr", {},
     el("td", {}, g.finished_at.slice(0, 16).replace("T", " ")),
@@ -126,6 +127,7 @@ function createForm() {
   const optsBox = el("div", { class: "topics" });
   const details = /** @type {HTMLDetailsElement} */ (el("details", { id: "f-options" }, el("summary", {}, t("create.rule-options")), optsBox));
   const pub = /** @type {HTMLInputElement} */ (el("input", { id: "f-public", type: "checkbox", checked: true }));
+  const rated = /** @type {HTMLInputElement} */ (el("input", { id: "f-rated", type: "checkbox" }));
   const pace = /** @type {HTMLInputElement} */ (el("input", { id: "f-pace", type: "number", min: 0, max: 5, step: 0.25, value: 1 }));
   const timer = /** @type {HTMLSelectElement} */ (el("select", { id: "f-timer" }, [0, 30, 60, 120].map((s) => el("option", { value: s }, s ? t("create.seconds", { n: s }) : t("create.off")))));
   const minutes = /** @type {HTMLSelectElement} */ (el("select", { id: "f-minutes" }, [0, 15, 30, 60, 90].map((m) => el("option", { value: m }, m ? t("create.minutes", { n: m }) : t("create.off")))));
@@ -214,7 +216,7 @@ function createForm() {
       seats.push(kind === "bot" ? { kind, bot: /** @type {HTMLInputElement} */ (document.getElementById(`f-bot-${i}`)).value.trim() } : { kind });
     }
     try {
-      const made = await api("POST", "/api/tables", { preset: preset.value, players: Number(players.value), options, seats, public: pub.checked, pace: Number(pace.value), turn_timer: Number(timer.value), minutes: Number(minutes.value) });
+      const made = await api("POST", "/api/tables", { preset: preset.value, players: Number(players.value), options, seats, public: pub.checked, rated: rated.checked, pace: Number(pace.value), turn_timer: Number(timer.value), minutes: Number(minutes.value) });
       location.hash = made.link.slice(made.link.indexOf("#"));
     } catch (x) {
       const err = /** @type {Error & {field?: string}} */ (x);
@@ -231,7 +233,8 @@ function createForm() {
     el("h2", { id: "create-h" }, t("create.title")),
     el("div", { class: "row wrap" }, fieldBox("preset", t("create.preset"), preset), fieldBox("players", t("create.players"), players),
       fieldBox("pace", t("create.pace"), pace), fieldBox("turn_timer", t("create.timer"), timer), fieldBox("minutes", t("create.timed"), minutes),
-      el("div", { class: "field" }, el("label", { for: "f-public" }, t("create.public")), pub)),
+      el("div", { class: "field" }, el("label", { for: "f-public" }, t("create.public")), pub),
+      el("div", { class: "field" }, el("label", { for: "f-rated" }, t("create.rated")), rated)),
     el("h3", {}, t("create.seats")), el("p", { class: "muted" }, t("create.seats-help")),
     seatsBox, fieldBox("seats", "", el("span", { id: "f-seats-none" })),
     el("datalist", { id: "bot-specs" }, ["heuristic", "mcts", "mcts:time=0.25", "greedy", "random"].map((b) => el("option", { value: b }))),

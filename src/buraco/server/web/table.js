@@ -1,5 +1,6 @@
 // The table page: the seats, the stock and the pile, the melds, your hand and its moves, a
 // hand's end, and the chat.
+import { ratingBadge } from "./ratings.js";
 import { yourTurn } from "./alerts.js";
 import { api } from "./api.js";
 import { backs, cardNode, meldNode, scoresTable, sideName } from "./cards.js";
@@ -371,7 +372,7 @@ function board(v, seat) {
     const spot = spots[(i - base + n) % n] || "b";
     return el("div", { class: `seat at-${spot}${turn === i ? " turn" : ""}${i === seat ? " mine" : ""}`, role: "group",
       "aria-label": t("seat.label", { name: who }), "aria-current": turn === i ? "true" : null, "data-seat": i },
-    el("strong", {}, who), i === seat ? ` ${t("seat.you")}` : "", " ", backs(v.hand_sizes[i]),
+    el("strong", {}, who), ratingBadge(info.rating), i === seat ? ` ${t("seat.you")}` : "", " ", backs(v.hand_sizes[i]),
     turn === i ? el("span", { class: "to-play" }, ` ▶ ${t("seat.to-play")}`) : null,
     flags.length ? el("span", { class: "flags" }, ` · ${flags.join(", ")}`) : null,
     last ? el("span", { class: "did" }, feedWords(last, names)) : null);
