@@ -9,7 +9,10 @@ once with a guest's. Each response must pass schemathesis's checks:
 - ``status_code_conformance``: the status is one the operation documents;
 - ``content_type_conformance``: the body's media type is the documented one;
 - ``response_schema_conformance``: the body validates against the documented
-  schema of that status (a refusal: ``{"error": {"code", "message", ...}}``).
+  schema of that status (a refusal: ``{"error": {"code", "message", ...}}``);
+and, tested on its own below, a method a path does not take is a 405 whose ``Allow``
+lists exactly the path's methods in the schema (what schemathesis's ``unsupported_method``
+and ``allow_header_conformance`` check).
 
 Random ids would rarely name anything, so the app runs on a copy of a
 database where a match was played to its end (a finished game, a table to ask
@@ -245,3 +248,24 @@ def test_a_body_that_is_not_utf8_is_malformed_like_one_that_is_not_json(
         )
         assert r.status_code == 422, r.text
         assert r.json()["error"]["code"] == "request"
+
+
+@pytest.mark.parametrize("path", sorted(SPEC["paths"]))
+def test_a_method_a_path_does_not_take_is_a_405_naming_every_method_it_does(
+    sqlite_server: Server, path: str
+) -> None:
+    # found by schemathesis on an earlier server: OPTIONS /api/tables answered "Allow: GET"
+    # though POST is taken too (each route of a path answered for itself)
+    documented = {m.upper() for m in SPEC["paths"][path]}
+    url = (
+        path.replace("{table_id}", "abcdef")
+        .replace("{game_id}", "1")
+        .replace("{hand}", "1")
+        .replace("{player_id}", "someone")
+    )
+    for method in {"OPTIONS", "PUT", "PATCH", "DELETE", "POST", "GET"} - documented:
+        r = sqlite_server.client.request(method, url)
+        assert r.status_code == 405, (method, path, r.status_code)
+        allowed = {m.strip() for m in r.headers["allow"].split(",")}
+        assert allowed - {"HEAD"} == documented, (method, path, allowed)
+        assert r.json()["error"]["key"] == "method"

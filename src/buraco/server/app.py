@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -136,6 +137,18 @@ class SameOrigin:
         await send({"type": "http.response.body", "body": body})
 
 
+def _methods_of(app: FastAPI, path: str) -> set[str]:
+    """The HTTP methods the app takes at a path, as its OpenAPI schema says (GET with HEAD)."""
+    methods: set[str] = set()
+    for template, operations in app.openapi()["paths"].items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            methods |= {m.upper() for m in operations}
+    if "GET" in methods:
+        methods.add("HEAD")
+    return methods
+
+
 def app_from_env() -> FastAPI:
     """The app of one worker of ``buraco serve --workers N`` (settings from the environment)."""
     import json
@@ -218,18 +231,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"error": refused.as_dict()}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 400 and isinstance(exc.__cause__, UnicodeDecodeError):
             # a body that is not UTF-8 is as malformed as one that is not JSON: 422 too
             refused = ServiceError("request.utf-8")
             return JSONResponse({"error": refused.as_dict()}, status_code=422)
+        headers = dict(exc.headers or {})
         if exc.status_code == 413:
             refused = ServiceError("too-large", most=MAX_BODY)
+        elif exc.status_code == 405:
+            # every method of the path, not just those of the first route that matched it
+            allowed = sorted(_methods_of(request.app, request.url.path))
+            if allowed:
+                headers["Allow"] = ", ".join(allowed)
+            refused = ServiceError("method", allowed=allowed or ["GET"])
         else:
             keys = {404: "not-found", 405: "method"}
             refused = ServiceError(keys.get(exc.status_code, "request"), text=str(exc.detail))
         return JSONResponse(
-            {"error": refused.as_dict()}, status_code=exc.status_code, headers=exc.headers
+            {"error": refused.as_dict()}, status_code=exc.status_code, headers=headers
         )
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)

@@ -103,7 +103,7 @@ MESSAGES: dict[str, str] = {
     "request": "{text}",
     "request.utf-8": "the body is not JSON (not UTF-8 text)",
     "not-found": "{text}",
-    "method": "{text}",
+    "method": "this path takes {allowed} only",
     "too-large": "a request body is at most {most} bytes",
     "connections": "a guest may have {most} connections open; close one",
     "too-large.frame": "a frame is at most {most} bytes",
