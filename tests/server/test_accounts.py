@@ -444,3 +444,25 @@ def test_a_database_of_the_last_release_migrates_and_its_guests_stay_signed_in(
         r = c.post("/api/account/claim", json={"password": PASSWORD}, headers=old)
         assert r.status_code == 200 and r.json()["account"] is True
         assert sign_in(Browser(c), "velha").status_code == 200
+
+
+def test_signing_in_never_reuses_the_cookie_a_browser_came_with(server: Server) -> None:
+    # session fixation: a token planted in a browser before it signs in (say, a guest's
+    # the attacker made) stays that guest's; the account gets a token of its own
+    owner = client_of(server)
+    register(owner, NAMES["Iara"])
+    planted = server.guest(f"Planted {secrets.token_hex(2)}")
+    victim = client_of(server)
+    victim.token = planted.token
+    assert sign_in(victim, NAMES["Iara"]).status_code == 200
+    assert victim.token != planted.token
+    me = victim.get("/api/me").json()
+    assert me["name"] == NAMES["Iara"] and me["account"] is True
+    still = server.client.get("/api/me", headers=planted.headers).json()
+    assert still["id"] == planted.id and still["account"] is False
+    # and one account's cookie is never another's
+    other = client_of(server)
+    second = f"Other {secrets.token_hex(2)}"
+    register(other, second)
+    assert other.get("/api/me").json()["name"] == second
+    assert victim.get("/api/me").json()["name"] == NAMES["Iara"]
