@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from buraco.server.ratings import BOT_ANCHORS, MODEL, START, anchor, ranks_of, rate, shown
 from buraco.server.store import Store
-from serverkit import Player, Server, wait_for
+from serverkit import Player, Server, receive, wait_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -193,3 +193,31 @@ def test_a_rating_update_cut_off_is_applied_once_when_the_end_is_recorded_again(
     history = server.client.get(f"/api/players/{ana.id}").json()["history"]
     assert len(history) == 1
     assert asyncio.iscoroutinefunction(store._rate)
+
+
+def test_a_player_away_at_the_end_of_a_rated_match_is_rated_last(tmp_path: Any) -> None:
+    # online.md, ratings: away past the grace period to the end counts as a loss, whatever
+    # the stand-in scored for the seat
+    from fastapi.testclient import TestClient
+
+    from buraco.server.app import create_app
+    from serverkit import make_settings
+
+    settings_ = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", grace=0.0)
+    with TestClient(create_app(settings_)) as client:
+        server = Server(client, settings_)
+        ana = server.guest(name("Ana"))
+        options = {"match_hands": 1}
+        seats = [{"kind": "me"}, {"kind": "bot", "bot": "random"}]
+        t = server.create(ana, seats, players=2, rated=True, options=options)["table"]
+        with server.ws(t["id"], ana) as ws:  # she looks in once and goes: away at once
+            receive(ws)
+        wait_for(
+            lambda: client.get(f"/api/tables/{t['id']}").json()["table"]["status"] == "over",
+            seconds=120,
+        )
+        # her stand-in (heuristic) outscored random, and still her side is rated last
+        game = client.get(f"/api/games?table={t['id']}").json()["games"][0]
+        assert game["totals"][0] > game["totals"][1], game
+        rows = {r["id"]: r for r in board(server)["rows"]}
+        assert rows[ana.id]["mu"] < START[0]
