@@ -359,3 +359,25 @@ async def test_a_lease_taken_without_hearing_back_is_taken_up_at_the_next_round(
     assert lt_b.id in a.owned
     lt = a.tables[lt_b.id]
     await until(lambda: lt.version > 3, 10)  # its bots play at A
+
+
+async def test_a_session_made_at_one_process_holds_at_the_other(site: Site) -> None:
+    # sessions are in the database: signed in at A is signed in at B, and signed out
+    # everywhere at B is signed out at A
+    from buraco.server.accounts import hash_password, name_key
+
+    a, b = await site.process(), await site.process()
+    gid, token = secrets.token_hex(8), secrets.token_urlsafe(32)
+    name = f"Nadia {secrets.token_hex(2)}"
+    await a.store.add_guest(
+        gid, token_hash(token), name, name_key=name_key(name), password_hash=hash_password("x" * 8)
+    )
+    second = secrets.token_urlsafe(32)
+    await a.store.add_session(gid, token_hash(second))
+    for svc in (a, b):
+        for t in (token, second):
+            found = await svc.store.guest_by_token(token_hash(t))
+            assert found is not None and found.id == gid
+    assert await b.store.drop_sessions(gid) == 2
+    assert await a.store.guest_by_token(token_hash(token)) is None
+    assert await a.store.guest_by_token(token_hash(second)) is None
