@@ -124,6 +124,7 @@ def test_a_rated_match_updates_the_ratings_the_board_and_the_profile(server: Ser
     ]
     assert [h["rating"] for h in profile["history"]] == [row["rating"]]
     assert profile["history"][0]["change"] == row["rating"]  # from 0, a newcomer's rating
+    assert [g["table"] for g in profile["games"]] == [made["id"]]  # a game against a bot too
     # the next rated table shows her rating beside her name
     again = server.create(ana, ME_AND_GREEDY, players=2, rated=True)["table"]
     assert again["seats"][0]["rating"] == row["rating"]

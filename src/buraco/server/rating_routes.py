@@ -110,9 +110,7 @@ async def profile(player_id: str, svc: Svc) -> dict[str, Any]:
     ]
     mine = {p.game_id: p.seat for p in await svc.store.seats_in(player_id)}
     against: dict[str, dict[str, Any]] = {}
-    games: dict[int, Any] = {}
     for other, game in await svc.store.opponents(player_id):
-        games[game.id] = game
         names = json.loads(game.names)
         rules_sides = _sides(game.record)
         me, them = rules_sides[mine[game.id]], rules_sides[other.seat]
@@ -127,7 +125,7 @@ async def profile(player_id: str, svc: Svc) -> dict[str, Any]:
             h["won"] += 1
         elif game.winner is not None:
             h["lost"] += 1
-    recent = sorted(games.values(), key=lambda g: g.id, reverse=True)[:20]
+    recent = await svc.store.games(guest_id=player_id, limit=20)
     return {
         "id": row.id,
         "name": row.name,

@@ -84,7 +84,8 @@ export async function showProfile(id) {
 function chart(history) {
   const w = 600, h = 160, pad = 24;
   const values = history.map((x) => x.rating);
-  const low = Math.min(0, ...values), high = Math.max(1, ...values);
+  const low = Math.min(0, ...values), top = Math.max(0, ...values);
+  const high = top === low ? low + 1 : top;
   const x = (/** @type {number} */ i) => pad + (history.length > 1 ? (i * (w - 2 * pad)) / (history.length - 1) : (w - 2 * pad) / 2);
   const y = (/** @type {number} */ v) => h - pad - ((v - low) * (h - 2 * pad)) / (high - low || 1);
   const ns = "http://www.w3.org/2000/svg";
@@ -93,6 +94,19 @@ function chart(history) {
   svg.setAttribute("class", "chart");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", t("ratings.chart", { n: history.length, last: values[values.length - 1] }));
+  // the scale: a line at 0 (where everyone starts), the lowest and highest ratings written
+  const zero = document.createElementNS(ns, "line");
+  zero.setAttribute("x1", `${pad}`); zero.setAttribute("x2", `${w - pad}`);
+  zero.setAttribute("y1", `${y(0)}`); zero.setAttribute("y2", `${y(0)}`);
+  zero.setAttribute("stroke", "currentColor"); zero.setAttribute("stroke-dasharray", "4 4"); zero.setAttribute("opacity", "0.5");
+  svg.append(zero);
+  for (const v of new Set([low, 0, top])) {
+    const label = document.createElementNS(ns, "text");
+    label.setAttribute("x", "2"); label.setAttribute("y", `${y(v) + 4}`); label.setAttribute("font-size", "11");
+    label.setAttribute("fill", "currentColor");
+    label.textContent = `${v}`;
+    svg.append(label);
+  }
   const line = document.createElementNS(ns, "polyline");
   line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
   line.setAttribute("fill", "none");
