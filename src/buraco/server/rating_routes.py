@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import Field
 
-from buraco.rules import PRESETS
+from buraco.rules import PRESETS, rules_from_json
 from buraco.server.errors import ServiceError
 from buraco.server.ratings import PROVISIONAL, shown
 from buraco.server.routes import MaybeGuest, Svc, _game_summary, _Out, _refusals, _utc
@@ -110,10 +110,12 @@ async def profile(player_id: str, svc: Svc) -> dict[str, Any]:
     ]
     mine = {p.game_id: p.seat for p in await svc.store.seats_in(player_id)}
     against: dict[str, dict[str, Any]] = {}
+    sides: dict[int, list[int]] = {}  # each game's record read once, whatever its players
     for other, game in await svc.store.opponents(player_id):
         names = json.loads(game.names)
-        rules_sides = _sides(game.record)
-        me, them = rules_sides[mine[game.id]], rules_sides[other.seat]
+        if game.id not in sides:
+            sides[game.id] = _sides(game.record)
+        me, them = sides[game.id][mine[game.id]], sides[game.id][other.seat]
         if me == them:
             continue  # a partner, not an opponent
         h = against.setdefault(
@@ -139,8 +141,6 @@ async def profile(player_id: str, svc: Svc) -> dict[str, Any]:
 
 def _sides(record: str) -> list[int]:
     """Each seat's side in a game's record (partners opposite, as the rules seat them)."""
-    from buraco.rules import rules_from_json
-
     given = json.loads(record)["rules"]
     rules = rules_from_json(given["preset"], given["players"], given.get("options", {}))
     return [rules.side_of(s) for s in range(rules.players)]
