@@ -126,7 +126,7 @@ async def sign_in(body: SignInIn, request: Request, response: Response, svc: Svc
     """
     settings = _settings(request)
     _gate(request, Limit("signin", settings.signin_per_address), address(request))
-    key = name_key(body.name.strip()) if len(body.name) <= 200 else ""
+    key = name_key(body.name.strip())  # the body bounds the name to 200 characters
     _gate(request, Limit("signin-name", settings.signin_per_name), key)
     row = await svc.store.account_by_key(key) if key else None
     stored = row.password_hash if row is not None and not row.deleted else None
