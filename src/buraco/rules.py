@@ -480,6 +480,33 @@ def _choices(name: str) -> tuple[str, ...] | None:
     return None
 
 
+def option_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of one option's value as JSON carries it (see :func:`coerce_option`).
+
+    Each value the schema admits is one :func:`coerce_option` takes; whether the options
+    of a table agree with one another is the rules' to check (:func:`make_rules`).
+
+    >>> option_schema("decks"), option_schema("clean_bonus")["maximum"]
+    ({'type': 'integer', 'minimum': 1, 'maximum': 4}, 10000)
+    >>> option_schema("pot_sizes")["items"], option_schema("set_ranks")["maxLength"]
+    ({'type': 'integer', 'minimum': 2, 'maximum': 30}, 13)
+    """
+    hint = _HINTS[name]
+    choices = _choices(name)
+    if choices is not None:
+        return {"type": "string", "enum": list(choices)}
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int:
+        low, high = option_bounds(name)
+        return {"type": "integer", "minimum": low, "maximum": high}
+    if name == "pot_sizes":
+        item = {"type": "integer", "minimum": 2, "maximum": _MAX_POT}
+        return {"type": "array", "items": item, "minItems": 1, "maxItems": _MAX_POTS}
+    # set_ranks: rank letters, each at most once
+    return {"type": "string", "pattern": rf"^(?!.*(.).*\1)[{RANKS}]*$", "maxLength": len(RANKS)}
+
+
 def coerce_option(name: str, value: Any) -> Any:
     """Check and convert one option value (strings from a command line are accepted)."""
     if not isinstance(name, str) or name.replace("-", "_") not in _FIELDS:

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
-_CONTROLS = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-_CONTROL = re.compile(f"[{_CONTROLS}]")
-_CONTROL_BUT_NEWLINE = re.compile(rf"(?!\n)[{_CONTROLS}]")
+CONTROLS = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+"""The control characters, as the inside of a regular expression's character class."""
+_CONTROL = re.compile(f"[{CONTROLS}]")
+_CONTROL_BUT_NEWLINE = re.compile(rf"(?!\n)[{CONTROLS}]")
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from buraco.server.accounts import (
     DELETED,
     MAX_PASSWORD,
+    MIN_PASSWORD,
     Limit,
     check_password,
     hash_password,
@@ -26,6 +27,7 @@ from buraco.server.accounts import (
 from buraco.server.errors import ServiceError
 from buraco.server.routes import (
     COOKIE,
+    DISPLAY_NAME,
     GuestOut,
     NeedGuest,
     Svc,
@@ -39,13 +41,20 @@ from buraco.server.settings import Settings
 
 router = APIRouter(prefix="/api/account", tags=["accounts"])
 
-Password = Annotated[str, Field(max_length=MAX_PASSWORD, description="8 to 200 characters")]
+Password = Annotated[
+    str,
+    Field(
+        max_length=MAX_PASSWORD,
+        json_schema_extra={"minLength": MIN_PASSWORD},
+        description=f"{MIN_PASSWORD} to {MAX_PASSWORD} characters",
+    ),
+]
 
 
 class RegisterIn(_Body):
     """A new account: a name and its password."""
 
-    name: Annotated[str, Field(max_length=200, description="1 to 40 printable characters")]
+    name: Annotated[str, Field(max_length=200, json_schema_extra=DISPLAY_NAME)]
     password: Password
 
 

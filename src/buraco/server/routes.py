@@ -17,11 +17,12 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Cookie, Depends, Query, Request, Response, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from buraco.bots import BOTS
 from buraco.cards import CARD_NAMES
 from buraco.errors import BuracoError
-from buraco.game import Game
+from buraco.game import MAX_NAME, Game
 from buraco.record import replay
 from buraco.rules import (
     OPTION_HELP,
@@ -31,11 +32,16 @@ from buraco.rules import (
     make_rules,
     option_bounds,
     option_names,
+    option_schema,
 )
 from buraco.server import i18n
 from buraco.server.accounts import Limit, name_key
 from buraco.server.errors import ServiceError
 from buraco.server.service import (
+    MATCH_MINUTES,
+    PACES,
+    SEAT_KINDS,
+    TURN_TIMERS,
     Guest,
     TableService,
     TableSpec,
@@ -46,6 +52,7 @@ from buraco.server.settings import Settings
 from buraco.server.store import Store
 from buraco.server.tables import LiveTable
 from buraco.server.ws import CLOSE_NOT_FOUND, serve_table
+from buraco.text import CONTROLS
 from buraco.views import seat_view, spectator_view
 
 COOKIE = "buraco_guest"
@@ -107,10 +114,26 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+DISPLAY_NAME: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_NAME,
+    "pattern": f"^[^{CONTROLS}]*$",
+    "format": "display-name",
+    "description": (
+        f"1 to {MAX_NAME} characters, no control characters, at least one of them a letter, "
+        "digit, punctuation mark or symbol (format display-name: Unicode categories L, N, P "
+        "or S); spaces around it are trimmed. Unique: a name another player holds after "
+        "NFKC, case folding and confusable skeletons (Unicode TS #39) is refused (name.taken)"
+    ),
+}
+"""The JSON Schema of a display name (what :func:`check_name` and ``name.taken`` accept)."""
+
+
 class NameIn(_Body):
     """A display name."""
 
-    name: Annotated[str, Field(description="1 to 40 printable characters")]
+    name: Annotated[str, Field(json_schema_extra=DISPLAY_NAME)]
 
 
 class GuestOut(BaseModel):
@@ -127,24 +150,109 @@ class GuestOut(BaseModel):
 class SeatIn(_Body):
     """One seat of a new table."""
 
-    kind: Annotated[str, Field(description="open, invite, bot or me")]
-    bot: Annotated[str | None, Field(max_length=200, description="a bot spec, e.g. heuristic")] = (
-        None
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "if": {"properties": {"kind": {"const": "bot"}}},
+            "then": {"required": ["bot"], "properties": {"bot": {"type": "string"}}},
+        },
     )
+
+    kind: Annotated[
+        str, Field(json_schema_extra={"enum": [*SEAT_KINDS]}, description="open, invite, bot or me")
+    ]
+    bot: Annotated[
+        str | None,
+        Field(
+            max_length=200,
+            json_schema_extra={"pattern": f"^({'|'.join(BOTS)})(:.*)?$"},
+            description="with kind bot, a bot spec (docs/bots.md): a bot's name, then its "
+            "parameters after a colon (mcts:time=2); a parameter the bot does not take is "
+            "refused (seats.bot), and so is a search budget over the server's limit "
+            "(seats.bot-seconds, seats.bot-rounds)",
+        ),
+    ] = None
+
+
+def _table_combinations() -> list[JsonValue]:
+    """What a new table's schema says of its fields together (JSON Schema ``if``/``then``).
+
+    The preset's player counts, one seat a player, and a bot spec on each bot's seat.
+    """
+    rules: list[JsonValue] = [
+        {
+            "if": {"properties": {"preset": {"const": name}}},
+            "then": {"properties": {"players": {"enum": list(preset.players)}}},
+        }
+        for name, preset in sorted(PRESETS.items())
+    ]
+    rules += [
+        {
+            "if": {"properties": {"players": {"const": n}}},
+            "then": {"properties": {"seats": {"minItems": n, "maxItems": n}}},
+        }
+        for n in range(2, 7)
+    ]
+    return rules
 
 
 class TableIn(_Body):
     """A new table."""
 
-    preset: Annotated[str, Field(max_length=20)] = "aberto"
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"allOf": _table_combinations()})
+
+    preset: Annotated[
+        str,
+        Field(
+            max_length=20,
+            json_schema_extra={"enum": sorted(PRESETS)},
+            description="the preset; it says which player counts it takes (GET /api/presets)",
+        ),
+    ] = "aberto"
     players: Annotated[int, Field(ge=2, le=6)] = 4
-    options: Annotated[dict[str, Any], Field(max_length=60)] = {}
-    seats: Annotated[list[SeatIn], Field(min_length=2, max_length=6)]
+    options: Annotated[
+        dict[str, Any],
+        Field(
+            max_length=60,
+            json_schema_extra={
+                "properties": {n: option_schema(n) for n in option_names() if n != "players"},
+                "additionalProperties": False,
+            },
+            description="rule options over the preset's (GET /api/presets); options that "
+            "contradict one another are refused with the rule they break (rules, options.*)",
+        ),
+    ] = {}
+    seats: Annotated[
+        list[SeatIn],
+        Field(
+            min_length=2,
+            max_length=6,
+            json_schema_extra={
+                "contains": {"properties": {"kind": {"const": "me"}}},
+                "minContains": 0,
+                "maxContains": 1,
+            },
+            description="one per player (seats.count), at most one of kind me (seats.one)",
+        ),
+    ]
     public: bool = True
-    pace: Annotated[float, Field(description="seconds a bot waits before it moves, 0 to 5")] = 1.0
-    turn_timer: Annotated[int, Field(description="0, 30, 60 or 120 seconds")] = 0
+    pace: Annotated[
+        float,
+        Field(
+            json_schema_extra={"minimum": PACES[0], "maximum": PACES[1]},
+            description="seconds a bot waits before it moves, 0 to 5",
+        ),
+    ] = 1.0
+    turn_timer: Annotated[
+        int,
+        Field(json_schema_extra={"enum": [*TURN_TIMERS]}, description="0, 30, 60 or 120 seconds"),
+    ] = 0
     minutes: Annotated[
-        int, Field(description="a timed match: 0 (not timed), 15, 30, 60 or 90 minutes")
+        int,
+        Field(
+            json_schema_extra={"enum": [*MATCH_MINUTES]},
+            description="a timed match: 0 (not timed), 15, 30, 60 or 90 minutes",
+        ),
     ] = 0
     rated: Annotated[
         bool, Field(description="a rated match: its end updates the players' ratings")
@@ -371,7 +479,10 @@ def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 # ----- guests ------------------------------------------------------------------------------------
 @router.post(
-    "/api/guests", response_model=GuestOut, tags=["guests"], responses=_refusals(400, 413, 422)
+    "/api/guests",
+    response_model=GuestOut,
+    tags=["guests"],
+    responses=_refusals(400, 409, 413, 422, 429),
 )
 async def new_guest(
     body: NameIn, request: Request, response: Response, service: Svc, guest: MaybeGuest
