@@ -35,6 +35,7 @@ pytest.importorskip("redis", reason="the server extra is not installed")
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
+from buraco.server.crashpoints import CRASH_ENV, POINTS
 from buraco.server.protocol import PROTOCOL
 from buraco.server.routes import COOKIE
 from buraco.server.store import Store
@@ -166,6 +167,7 @@ def _player(
                     if m.get("table", {}).get("status") == "over":
                         return
                     if view and view["legal"]:
+                        time.sleep(0.06)  # within the 20 messages a second a connection may send
                         action = rng.choice(view["legal"])
                         ws.send(json.dumps({"type": "action", "version": since, "action": action}))
                         seen.actions_sent += 1
@@ -229,6 +231,98 @@ def _check_log(db: str, table: str, seen: Seen) -> int:
             await store.close()
 
     return asyncio.run(read())
+
+
+def _ratings(db: str, table: str, guest_id: str) -> tuple[str, int, int, int]:
+    """A table's status, its stored games, and a player's rated games and rating changes."""
+
+    async def read() -> tuple[str, int, int, int]:
+        from sqlalchemy import func, select
+
+        from buraco.server.models import GameRow, RatingChange, RatingRow, TableRow
+
+        store = await Store.open(db)
+        try:
+            async with store.session() as s:
+                status = (
+                    await s.execute(select(TableRow.status).where(TableRow.id == table))
+                ).scalar_one()
+                games = (
+                    await s.execute(
+                        select(func.count()).select_from(GameRow).where(GameRow.table_id == table)
+                    )
+                ).scalar_one()
+                rated = (
+                    await s.execute(select(RatingRow.games).where(RatingRow.guest_id == guest_id))
+                ).scalar_one_or_none()
+                changes = (
+                    await s.execute(
+                        select(func.count())
+                        .select_from(RatingChange)
+                        .where(RatingChange.guest_id == guest_id)
+                    )
+                ).scalar_one()
+                return str(status), int(games), int(rated or 0), int(changes)
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
+@pytest.mark.parametrize("point", POINTS)
+def test_a_process_killed_at_a_rated_matchs_end_leaves_it_rated_exactly_once(
+    fresh_pg: str, redis_url: str, point: str
+) -> None:
+    # the issue's "a test kills a process between a match's end and its rating update":
+    # the process driving a rated match kills itself (SIGKILL) right after the last action
+    # is committed ("finish": the game, the table's end and the ratings not yet) or right
+    # after the end is committed ("finished": no one told); the other process takes the
+    # table up when the lease runs out, and the match is stored and rated once
+    args = ["--db", fresh_pg, "--bus", redis_url, "--lease", "1.5", "--bot-workers", "0"]
+    env = {**os.environ, "BURACO_WS_PING": "5"}
+    a = Proc(free_port(), args, {**env, CRASH_ENV: point})
+    b = Proc(free_port(), args, env)
+    stop = threading.Event()
+    try:
+        a.start()
+        b.start()
+        ana = _guest(a.base, "Ana")
+        me = httpx.get(f"{a.base}/api/me", headers=ana).json()["id"]
+        body = {
+            "preset": "aberto",
+            "players": 2,
+            "options": {"match_hands": 1},
+            "seats": [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}],
+            "pace": 0,
+            "rated": True,
+        }
+        r = httpx.post(f"{a.base}/api/tables", json=body, headers=ana)
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]["id"]
+        seen = Seen()
+        player = threading.Thread(
+            target=_player, args=([a, b], 0, table, ana, seen, stop), daemon=True
+        )
+        player.start()
+        assert a.popen is not None
+        a.popen.wait(120)  # A reached the crash point at the match's end, and died there
+        assert a.popen.returncode == -signal.SIGKILL
+        deadline = time.monotonic() + 30
+        while _ratings(fresh_pg, table, me)[0] != "over" and time.monotonic() < deadline:
+            time.sleep(0.2)
+        a.popen = None
+        a.env = env
+        a.start()  # and A comes back, as a supervisor would restart it
+        player.join(30)
+        time.sleep(2)  # a round of leases at both processes: neither finishes it again
+        assert _ratings(fresh_pg, table, me) == ("over", 1, 1, 1)
+        board = httpx.get(f"{b.base}/api/ratings?preset=aberto&players=2").json()
+        assert [row["id"] for row in board["rows"]] == [me]
+        assert board["rows"][0]["games"] == 1
+    finally:
+        stop.set()
+        a.stop()
+        b.stop()
 
 
 def test_killing_the_process_that_drives_a_table_again_and_again_loses_nothing(

@@ -43,6 +43,7 @@ from buraco.refusals import Refusal
 from buraco.rules import make_rules
 from buraco.server.botpool import BotPool
 from buraco.server.bus import Bus
+from buraco.server.crashpoints import crash_point
 from buraco.server.errors import ServiceError
 from buraco.server.models import EventRow, GameRow, Lease, TableRow
 from buraco.server.ratings import Entrant, ranks_of, shown
@@ -702,7 +703,9 @@ class TableService:
         )
         players = [(s.seat, s.guest_id) for s in lt.seats if s.kind == "guest" and s.guest_id]
         rated = self._rated_match(lt) if lt.rated else None
+        crash_point("finish")
         lt.game_id = await self.store.finish_table(lt.id, row, players, rated)
+        crash_point("finished")
         lt.status = "over"
         if rated is not None:
             await self._rate_seats(lt)
