@@ -72,6 +72,10 @@ class RecordError(BuracoError, ValueError):
     """A game record that is malformed or does not replay."""
 
 
+class TournamentError(BuracoError, ValueError):
+    """A tournament, a result or a VP scale that is malformed or contradicts itself."""
+
+
 def shown(value: object, limit: int = 40) -> str:
     """A value as an error message quotes it: its repr, cut to ``limit`` characters.
 

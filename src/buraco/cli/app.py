@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from buraco.cli import bench, play, replay, rules, serve, simulate, verify
+from buraco.cli import bench, play, replay, rules, serve, simulate, tournament, verify
 from buraco.cli.arena import arena
 from buraco.cli.common import say
 from buraco.cli.loadtest import loadtest
@@ -68,6 +68,7 @@ app.command("play")(play.play)
 app.command("verify")(verify.verify)
 app.command("serve")(serve.serve)
 app.command("loadtest")(loadtest)
+app.add_typer(tournament.app, name="tournament")
 
 
 def main() -> None:

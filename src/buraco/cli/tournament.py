@@ -1,0 +1,273 @@
+"""``buraco tournament``: run a club's tournament over the board, from a file it keeps.
+
+The director enters the pairs, then after each turn the tables' match points; the
+command pairs the next turn by its movement and gives the VP and the standings
+(a table in the terminal, CSV, or a page to print). See docs/tournaments.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from buraco.cli.common import console, fail, printable, say
+from buraco.errors import TournamentError
+from buraco.tournament.event import MOVEMENTS, Tournament
+from buraco.tournament.pairing import Pairing, mitchell_turns, round_robin_turns
+from buraco.tournament.report import standings_csv, standings_html
+from buraco.tournament.standings import BYE_VP
+from buraco.tournament.vp import load_scale
+
+app = typer.Typer(
+    help="Run a tournament over the board: pairings by movement, VP and standings.",
+    no_args_is_help=True,
+)
+
+MAX_FILE = 10_000_000
+"""The largest tournament file read, in bytes."""
+
+FileArg = Annotated[Path, typer.Argument(help="the tournament's file (JSON, kept by this command)")]
+
+
+def _load(path: Path) -> Tournament:
+    try:
+        if path.stat().st_size > MAX_FILE:
+            fail(f"{path} is over {MAX_FILE:,} bytes: not a tournament file")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}")
+    except ValueError as exc:
+        fail(f"{path} is not JSON: {exc}")
+    try:
+        return Tournament.from_dict(data)
+    except TournamentError as exc:
+        fail(f"{path}: {exc}")
+
+
+def _save(t: Tournament, path: Path) -> None:
+    """Write the file whole or not at all (a new file, then renamed over the old)."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(t.to_dict(), indent=1, ensure_ascii=False) + "\n", "utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror}")
+
+
+def _movements(movement: str, turns: int | None, entrants: int) -> list[str]:
+    kinds = [m.strip() for m in movement.split(",") if m.strip()]
+    if len(kinds) > 1:
+        if turns is not None and turns != len(kinds):
+            fail(f"--movement names {len(kinds)} turns but --turns says {turns}")
+        return kinds
+    kind = kinds[0] if kinds else ""
+    if turns is None:
+        if kind == "mitchell" and entrants >= 2:
+            return [kind] * mitchell_turns(entrants)
+        if kind == "round-robin" and entrants >= 2:
+            return [kind] * round_robin_turns(entrants)
+        fail(f"give --turns for a {kind or 'tournament'} (how many turns it has)")
+    return [kind] * turns
+
+
+@app.command("new")
+def new(
+    file: FileArg,
+    entrant: Annotated[
+        list[str] | None,
+        typer.Option("--entrant", "-e", help="a pair ('Ana/Bia') or a player; repeat, in order"),
+    ] = None,
+    entrants_file: Annotated[
+        Path | None, typer.Option("--entrants", help="a text file of entrants, one a line")
+    ] = None,
+    name: Annotated[str, typer.Option(help="the tournament's name")] = "Tournament",
+    movement: Annotated[
+        str,
+        typer.Option(
+            help=f"how turns are paired: one of {', '.join(MOVEMENTS)}, or one a turn "
+            "separated by commas (mitchell,mitchell,mitchell,danish)"
+        ),
+    ] = "mitchell",
+    turns: Annotated[
+        int | None, typer.Option(help="turns (default: a full mitchell or round robin)")
+    ] = None,
+    hands: Annotated[int, typer.Option(help="hands a turn (its VP scale follows)")] = 3,
+    scale: Annotated[
+        Path | None, typer.Option(help="a VP scale of your own (JSON, docs/tournaments.md)")
+    ] = None,
+    bye_vp: Annotated[int, typer.Option(help="VP of a bye")] = BYE_VP,
+    force: Annotated[bool, typer.Option(help="overwrite an existing file")] = False,
+) -> None:
+    """Start a tournament file: its entrants, movement, turns and VP scale."""
+    names = list(entrant or [])
+    if entrants_file is not None:
+        try:
+            text = entrants_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot read {entrants_file}: {exc.strerror}")
+        names += [line.strip() for line in text.splitlines()[:1001] if line.strip()]
+    if file.exists() and not force:
+        fail(f"{file} exists: give another file, or --force to start it again")
+    try:
+        vp = load_scale(scale) if scale is not None else None
+        t = Tournament.new(
+            name,
+            names,
+            movements=_movements(movement, turns, len(names)),
+            hands=hands,
+            scale=vp,
+            bye_vp=bye_vp,
+        )
+    except TournamentError as exc:
+        fail(str(exc))
+    _save(t, file)
+    say(
+        f"{t.name}: {len(t.entrants)} entrants, {len(t.movements)} turns "
+        f"({', '.join(dict.fromkeys(t.movements))}), VP scale {t.scale.name}; "
+        f"next: buraco tournament pair {file}"
+    )
+
+
+def _show_turn(t: Tournament, number: int) -> None:
+    results = {(r.turn, r.table): r for r in t.results}
+    table = Table(title=printable(f"{t.name}: turn {number} ({t.movements[number - 1]})"))
+    for column in ("table", "NS", "EW", "MP", "VP"):
+        table.add_column(column)
+    for p in t.turns[number - 1]:
+        table.add_row(*_row(t, p, results.get((number, p.table))))
+    console.print(table)
+
+
+def _row(t: Tournament, p: Pairing, r: object) -> list[str]:
+    from buraco.tournament.standings import Result
+
+    ns = printable(t.entrants[p.ns])
+    if p.ew is None:
+        return [str(p.table), ns, "bye", "", f"{t.bye_vp}"]
+    ew = printable(t.entrants[p.ew])
+    if not isinstance(r, Result):
+        return [str(p.table), ns, ew, "", ""]
+    a, b = r.vps(t.scale, t.bye_vp)
+    vp = f"{a}–{b}" + (f" (adjusted: {printable(r.note)})" if r.vp is not None else "")
+    return [str(p.table), ns, ew, f"{r.ns_mp}–{r.ew_mp}", vp]
+
+
+@app.command("pair")
+def pair(file: FileArg) -> None:
+    """Pair the next turn (every result of the turn before must be in)."""
+    t = _load(file)
+    try:
+        t.pair()
+    except TournamentError as exc:
+        fail(str(exc))
+    _save(t, file)
+    _show_turn(t, t.turn)
+
+
+@app.command("result")
+def result(
+    file: FileArg,
+    table: Annotated[int, typer.Argument(help="the table's number")],
+    ns_mp: Annotated[int, typer.Argument(help="NS's match points over the turn")],
+    ew_mp: Annotated[int, typer.Argument(help="EW's match points over the turn")],
+    turn: Annotated[int | None, typer.Option(help="an earlier turn (a correction)")] = None,
+) -> None:
+    """Enter (or correct) a table's match points; prints its VP."""
+    t = _load(file)
+    try:
+        t.record(table, ns_mp, ew_mp, turn=turn)
+    except TournamentError as exc:
+        fail(str(exc))
+    _save(t, file)
+    r = next(r for r in t.results if (r.turn, r.table) == (turn or t.turn, table))
+    a, b = r.vps(t.scale, t.bye_vp)
+    missing = t.missing()
+    say(
+        f"turn {r.turn}, table {table}: {ns_mp}–{ew_mp}, VP {a}–{b}; "
+        + (f"still to come: table {', '.join(map(str, missing))}" if missing else "turn complete")
+    )
+
+
+@app.command("adjust")
+def adjust(
+    file: FileArg,
+    table: Annotated[int, typer.Argument(help="the table's number")],
+    ns_vp: Annotated[int, typer.Argument(help="NS's VP")],
+    ew_vp: Annotated[int, typer.Argument(help="EW's VP")],
+    note: Annotated[str, typer.Option(help="why (kept with the result)")],
+    turn: Annotated[int | None, typer.Option(help="an earlier turn")] = None,
+) -> None:
+    """Set a table's VP as the director decides (a penalty, an incident), with the reason."""
+    t = _load(file)
+    try:
+        t.adjust(table, ns_vp, ew_vp, note, turn=turn)
+    except TournamentError as exc:
+        fail(str(exc))
+    _save(t, file)
+    say(f"turn {turn or t.turn}, table {table}: VP {ns_vp}–{ew_vp} ({note})")
+
+
+@app.command("standings")
+def standings(
+    file: FileArg,
+    after: Annotated[int | None, typer.Option(help="after this turn (default: all)")] = None,
+    csv_out: Annotated[
+        Path | None, typer.Option("--csv", help="write CSV here ('-': to the terminal)")
+    ] = None,
+    html_out: Annotated[Path | None, typer.Option("--html", help="write a page to print")] = None,
+) -> None:
+    """The standings: VP, then MP difference, then head to head."""
+    t = _load(file)
+    if after is not None and not 1 <= after <= t.turn:
+        fail(f"--after is a turn from 1 to {t.turn}, not {after}")
+    if csv_out is not None:
+        text = standings_csv(t, after)
+        if str(csv_out) == "-":
+            sys.stdout.write(text)
+            return
+        _write(csv_out, text)
+    if html_out is not None:
+        _write(html_out, standings_html(t, after))
+    if csv_out is not None or html_out is not None:
+        return
+    when = f"after turn {after or t.turn}"
+    if after is None and t.missing():
+        when = f"with turn {t.turn} in play"
+    table = Table(title=printable(f"{t.name}: standings {when}"))
+    for column in ("place", "entrant", "VP", "MP for", "MP against", "diff", "played"):
+        table.add_column(column, justify="left" if column == "entrant" else "right")
+    for s in t.standings(after):
+        table.add_row(
+            str(s.place),
+            printable(t.entrants[s.entrant]),
+            str(s.vp),
+            str(s.mp_for),
+            str(s.mp_against),
+            f"{s.mp_difference:+d}",
+            str(s.played),
+        )
+    console.print(table)
+
+
+@app.command("show")
+def show(file: FileArg) -> None:
+    """Every turn's tables and results so far."""
+    t = _load(file)
+    if not t.turns:
+        say(f"{t.name}: no turn paired yet; next: buraco tournament pair {file}")
+    for number in range(1, t.turn + 1):
+        _show_turn(t, number)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror}")
+    say(f"wrote {path}")

@@ -1,0 +1,232 @@
+"""Who plays whom in a turn: the movements of pair (or heads-up) tournaments.
+
+Entrants are numbered from 0; a turn's pairings are :class:`Pairing` rows, one a
+table, the first entrant North–South (NS), the second East–West (EW), or ``None``
+for a bye (an odd field: that entrant rests).
+
+- :func:`mitchell`: NS entrants stay at their table, EW entrants move one table on
+  each turn: over a full rotation every NS meets every EW once.
+- :func:`round_robin`: everyone meets everyone once (the circle method).
+- :func:`danish`: by the standings: 1st v 2nd, 3rd v 4th, …; *modified*, no one meets
+  the opponent of the turn before (except in the last turn).
+- :func:`swiss`: by the standings, the nearest entrant not yet met, no pair meeting
+  twice while another pairing avoids it; NS goes to whoever sat EW more.
+
+>>> [(p.table, p.ns, p.ew) for p in mitchell(6, 1)]
+[(1, 0, 5), (2, 1, 3), (3, 2, 4)]
+>>> [(p.ns, p.ew) for p in danish([3, 1, 0, 2], previous={(1, 3)}, modified=True)]
+[(3, 0), (1, 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from buraco.errors import TournamentError
+
+MAX_ENTRANTS = 1000
+"""The most entrants (pairs or players) a tournament may have."""
+
+SEARCH_STEPS = 200_000
+"""How far :func:`swiss` searches for a pairing with no repeat before it allows one."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One table of a turn: its number (from 1), NS, and EW (None: NS has a bye)."""
+
+    table: int
+    ns: int
+    ew: int | None
+
+    def entrants(self) -> tuple[int, ...]:
+        """Who sits at this table."""
+        return (self.ns,) if self.ew is None else (self.ns, self.ew)
+
+
+def met(pairings: Iterable[Pairing]) -> set[frozenset[int]]:
+    """The pairs of entrants that met at these tables (byes left out)."""
+    return {frozenset((p.ns, p.ew)) for p in pairings if p.ew is not None}
+
+
+def _check_field(n: int) -> None:
+    if type(n) is not int or not 2 <= n <= MAX_ENTRANTS:
+        raise TournamentError(f"a tournament has 2 to {MAX_ENTRANTS} entrants, not {n!r}")
+
+
+def mitchell_turns(n: int) -> int:
+    """How many turns a full Mitchell rotation of ``n`` entrants has (its tables)."""
+    _check_field(n)
+    return (n + 1) // 2
+
+
+def mitchell(n: int, turn: int) -> list[Pairing]:
+    """Turn ``turn`` (from 0) of a Mitchell movement of ``n`` entrants.
+
+    Entrants ``0 … T-1`` are NS at tables ``1 … T``; the others are EW and move one
+    table on each turn (EW entrant ``T + j`` sits at table ``(j + turn) mod T + 1``).
+    With an odd field the missing EW is a bye, which moves like an entrant.
+    """
+    tables = mitchell_turns(n)
+    if type(turn) is not int or not 0 <= turn < tables:
+        raise TournamentError(
+            f"a Mitchell of {tables} tables has turns 1 to {tables}, not {turn + 1!r}"
+        )
+    out: list[Pairing] = []
+    for table in range(tables):
+        j = (table - turn) % tables
+        ew = tables + j
+        out.append(Pairing(table + 1, table, ew if ew < n else None))
+    return out
+
+
+def round_robin_turns(n: int) -> int:
+    """How many turns everyone-meets-everyone takes for ``n`` entrants."""
+    _check_field(n)
+    return n - 1 if n % 2 == 0 else n
+
+
+def round_robin(n: int, turn: int) -> list[Pairing]:
+    """Turn ``turn`` (from 0) of a round robin (the circle method; a bye for an odd field).
+
+    Entrant 0 stays put while the others turn around the circle. Of two entrants ``a <
+    b``, ``a`` sits NS when ``a + b`` is odd: over the whole round robin everyone sits NS
+    in half their turns (one more or less when they play an odd number).
+    """
+    turns = round_robin_turns(n)
+    if type(turn) is not int or not 0 <= turn < turns:
+        raise TournamentError(f"a round robin of {n} has turns 1 to {turns}, not {turn + 1!r}")
+    size = n + n % 2
+    ring = list(range(1, size))
+    circle = [0, *ring[turn:], *ring[:turn]]
+    out: list[Pairing] = []
+    for i in range(size // 2):
+        a, b = sorted((circle[i], circle[size - 1 - i]))
+        if b >= n:
+            out.append(Pairing(0, a, None))
+        else:
+            out.append(Pairing(0, a, b) if (a + b) % 2 else Pairing(0, b, a))
+    return _numbered(out)
+
+
+def _numbered(pairings: list[Pairing]) -> list[Pairing]:
+    """Tables numbered from 1 in order, byes last."""
+    ordered = [p for p in pairings if p.ew is not None] + [p for p in pairings if p.ew is None]
+    return [Pairing(i + 1, p.ns, p.ew) for i, p in enumerate(ordered)]
+
+
+def _check_order(order: Sequence[int]) -> None:
+    _check_field(len(order))
+    if sorted(order) != list(range(len(order))):
+        raise TournamentError("the standings must hold each entrant once, numbered from 0")
+
+
+def _bye_candidates(order: Sequence[int], byes: Collection[int]) -> list[int | None]:
+    """Who may rest in an odd field, in turn, from the lowest placed up.
+
+    Those who have not rested yet come first, then those who have (a second bye
+    before a rematch).
+    """
+    if len(order) % 2 == 0:
+        return [None]
+    up = list(reversed(order))
+    out: list[int | None] = [e for e in up if e not in byes]
+    return out + [e for e in up if e in byes]
+
+
+def _pairing_avoiding(
+    order: Sequence[int], byes: Collection[int], banned: Collection[frozenset[int]]
+) -> tuple[int | None, list[tuple[int, int]]]:
+    """A bye and pairs of the rest with no banned pair (else 1–2, 3–4, … in order)."""
+    candidates = _bye_candidates(order, byes)
+    if banned:
+        budget = [SEARCH_STEPS]  # shared by the byes tried
+        for bye in candidates:
+            pairs = _pair_down([e for e in order if e != bye], banned, budget)
+            if pairs is not None:
+                return bye, pairs
+            if budget[0] <= 0:
+                break
+    bye = candidates[0]
+    field = [e for e in order if e != bye]
+    return bye, [(field[i], field[i + 1]) for i in range(0, len(field), 2)]
+
+
+def _pair_down(
+    order: list[int], banned: Collection[frozenset[int]], budget: list[int]
+) -> list[tuple[int, int]] | None:
+    """``order`` paired top down, each with the nearest below not ``banned``, or None.
+
+    None when no such pairing exists, or the search ran out of its ``budget`` of steps.
+    """
+
+    def go(rest: list[int]) -> list[tuple[int, int]] | None:
+        if not rest:
+            return []
+        first = rest[0]
+        for i in range(1, len(rest)):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            other = rest[i]
+            if frozenset((first, other)) in banned:
+                continue
+            tail = go(rest[1:i] + rest[i + 1 :])
+            if tail is not None:
+                return [(first, other), *tail]
+        return None
+
+    return go(order)
+
+
+def danish(
+    order: Sequence[int],
+    previous: Collection[tuple[int, int]] | Collection[frozenset[int]] = (),
+    *,
+    modified: bool = False,
+    byes: Collection[int] = (),
+) -> list[Pairing]:
+    """A Danish turn: ``order`` is the standings (best first).
+
+    Pure: 1st v 2nd, 3rd v 4th, …. Modified: no one meets the opponent they met in
+    ``previous`` (the turn before; give none for the last turn, where a rematch is
+    allowed), the nearest other taken instead. In an odd field the lowest placed
+    entrant who has not rested (``byes``) rests. The better placed of a table sits NS.
+    """
+    _check_order(order)
+    banned = {frozenset(p) for p in previous} if modified else set()
+    bye, pairs = _pairing_avoiding(order, byes, banned)
+    rows = [Pairing(0, a, b) for a, b in pairs]
+    if bye is not None:
+        rows.append(Pairing(0, bye, None))
+    return _numbered(rows)
+
+
+def swiss(
+    order: Sequence[int],
+    history: Collection[frozenset[int]] = (),
+    *,
+    ns_turns: Mapping[int, int] | None = None,
+    byes: Collection[int] = (),
+) -> list[Pairing]:
+    """A Swiss turn: ``order`` is the standings (best first), ``history`` who has met.
+
+    Each entrant, from the top, meets the nearest below it they have not met, so that
+    no pair meets twice while another pairing of the whole field avoids it (searched
+    for up to :data:`SEARCH_STEPS` steps; beyond, the Danish pairing). NS goes to the
+    entrant who has sat NS fewer times (``ns_turns``; equal: the better placed). In an
+    odd field the lowest placed entrant who has not rested rests (a second bye rather
+    than a rematch).
+    """
+    _check_order(order)
+    bye, pairs = _pairing_avoiding(order, byes, set(history))
+    seats = ns_turns or {}
+    rows = []
+    for a, b in pairs:
+        if seats.get(b, 0) < seats.get(a, 0):
+            a, b = b, a
+        rows.append(Pairing(0, a, b))
+    if bye is not None:
+        rows.append(Pairing(0, bye, None))
+    return _numbered(rows)

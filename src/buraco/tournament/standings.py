@@ -1,0 +1,144 @@
+"""A turn's results in victory points, and the standings they make.
+
+Each table's result is its two entrants' match points (MP) over the turn; the VP
+scale (:mod:`buraco.tournament.vp`) turns their difference into VP. A director may
+set a table's VP instead (an adjusted result, :attr:`Result.vp`); a bye scores
+``bye_vp`` VP and no MP.
+
+Standings order: **VP**, then **MP difference**, then **head to head** (the VP the
+tied entrants scored against one another), then the entrant's number (the order of
+entry). Entrants still equal on the first three share a place.
+
+>>> from buraco.tournament.vp import SCALES
+>>> results = [Result(1, 1, 0, 1, 1200, 700), Result(1, 2, 2, 3, 900, 900)]
+>>> [(s.place, s.entrant, s.vp, s.mp_difference) for s in standings(4, results, SCALES["fibur-3"])]
+[(1, 0, 14, 500), (2, 2, 10, 0), (2, 3, 10, 0), (4, 1, 6, -500)]
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from buraco.errors import TournamentError
+from buraco.tournament.vp import FULL, VPScale
+
+BYE_VP = 12
+"""The VP of a bye unless the tournament says otherwise (clubs differ; one gives 14)."""
+
+MAX_MP = 100_000
+"""The most match points a table's entrant may score in a turn."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A table's result in a turn: the MP of NS and of EW (EW None: NS had a bye).
+
+    ``vp``, when given, is the director's adjusted VP (NS, EW) in place of the scale's;
+    ``note`` says why.
+    """
+
+    turn: int
+    table: int
+    ns: int
+    ew: int | None
+    ns_mp: int = 0
+    ew_mp: int = 0
+    vp: tuple[int, int] | None = None
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        for mp in (self.ns_mp, self.ew_mp):
+            if type(mp) is not int or not -MAX_MP <= mp <= MAX_MP:
+                raise TournamentError(
+                    f"match points are whole numbers from {-MAX_MP} to {MAX_MP}, not {mp!r}"
+                )
+        if self.vp is not None and (
+            len(self.vp) != 2 or not all(type(v) is int and 0 <= v <= FULL for v in self.vp)
+        ):
+            raise TournamentError(
+                f"an adjusted result gives each side 0 to {FULL} VP, not {self.vp!r}"
+            )
+
+    def vps(self, scale: VPScale, bye_vp: int = BYE_VP) -> tuple[int, int]:
+        """The VP of NS and of EW (a bye: NS's ``bye_vp`` and 0)."""
+        if self.vp is not None:
+            return self.vp
+        if self.ew is None:
+            return bye_vp, 0
+        return scale.vp(self.ns_mp - self.ew_mp)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An entrant's place and totals."""
+
+    place: int
+    entrant: int
+    vp: int
+    mp_for: int
+    mp_against: int
+    played: int
+    byes: int
+
+    @property
+    def mp_difference(self) -> int:
+        """MP scored less MP conceded."""
+        return self.mp_for - self.mp_against
+
+
+def standings(
+    entrants: int, results: Sequence[Result], scale: VPScale, bye_vp: int = BYE_VP
+) -> list[Standing]:
+    """Every entrant's place after ``results`` (see the module's order)."""
+    vp: dict[int, int] = defaultdict(int)
+    mp_for: dict[int, int] = defaultdict(int)
+    mp_against: dict[int, int] = defaultdict(int)
+    played: dict[int, int] = defaultdict(int)
+    byes: dict[int, int] = defaultdict(int)
+    against: dict[tuple[int, int], int] = defaultdict(int)
+    for r in results:
+        for e in (r.ns, r.ew):
+            if e is not None and not 0 <= e < entrants:
+                raise TournamentError(f"no entrant {e + 1} among {entrants}")
+        ns_vp, ew_vp = r.vps(scale, bye_vp)
+        vp[r.ns] += ns_vp
+        if r.ew is None:
+            byes[r.ns] += 1
+            continue
+        vp[r.ew] += ew_vp
+        mp_for[r.ns] += r.ns_mp
+        mp_against[r.ns] += r.ew_mp
+        mp_for[r.ew] += r.ew_mp
+        mp_against[r.ew] += r.ns_mp
+        played[r.ns] += 1
+        played[r.ew] += 1
+        against[r.ns, r.ew] += ns_vp
+        against[r.ew, r.ns] += ew_vp
+
+    def main_key(e: int) -> tuple[int, int]:
+        return (-vp[e], -(mp_for[e] - mp_against[e]))
+
+    order = sorted(range(entrants), key=main_key)
+    # head to head inside each group equal on VP and MP difference
+    ranked: list[int] = []
+    keys: dict[int, tuple[int, int, int]] = {}
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and main_key(order[j]) == main_key(order[i]):
+            j += 1
+        group = order[i:j]
+        for e in group:
+            h2h = sum(against[e, o] for o in group if o != e)
+            keys[e] = (*main_key(e), -h2h)
+        ranked += sorted(group, key=lambda e: (keys[e], e))
+        i = j
+    out: list[Standing] = []
+    for pos, e in enumerate(ranked):
+        place = pos + 1
+        if pos and keys[ranked[pos - 1]] == keys[e]:
+            place = out[-1].place
+        out.append(Standing(place, e, vp[e], mp_for[e], mp_against[e], played[e], byes[e]))
+    return out

@@ -1,0 +1,88 @@
+"""``buraco tournament``: a club's evening from the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from buraco.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["tournament", *args])
+    return result.exit_code, result.output
+
+
+def test_a_club_evening_pairs_scores_and_ranks(tmp_path: Path) -> None:
+    file = str(tmp_path / "club.json")
+    pairs = ["Ana/Bia", "Caio/Duda", "Eva/Fabio", "Gil/Hugo", "Ivo/Júlia", "Leo/Mara"]
+    entrants = [arg for p in pairs for arg in ("-e", p)]
+    code, out = run("new", file, *entrants, "--name", "Circolo", "--movement",
+                    "mitchell,mitchell,danish-modified")  # fmt: skip
+    assert code == 0, out
+    assert "6 entrants, 3 turns" in out
+    code, out = run("pair", file)
+    assert code == 0 and "Ana/Bia" in out and "Gil/Hugo" in out  # NS 1 meets EW 1
+    code, out = run("pair", file)
+    assert code == 2 and "turn 1 still needs the result of table 1, 2, 3" in out
+    for table, ns, ew in ((1, "1240", "860"), (2, "700", "705"), (3, "2100", "0")):
+        code, out = run("result", file, str(table), ns, ew)
+        assert code == 0, out
+    assert "VP 20–0; turn complete" in out
+    code, out = run("standings", file, "--csv", "-")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["entrant"] for r in rows][:2] == ["Eva/Fabio", "Ana/Bia"]
+    assert [int(r["vp"]) for r in rows] == [20, 14, 10, 10, 6, 0]
+    code, out = run("adjust", file, "2", "8", "12", "--note", "late arrival", "--turn", "1")
+    assert code == 0, out
+    assert "12" in run("show", file)[1] and "late arrival" in run("show", file)[1]
+    saved = json.loads(Path(file).read_text())
+    assert saved["results"][1]["vp"] == [8, 12]
+
+
+def test_the_page_to_print_escapes_names(tmp_path: Path) -> None:
+    file = str(tmp_path / "t.json")
+    code, out = run("new", file, "-e", "<script>x</script>", "-e", "=1+1", "--movement",
+                    "round-robin")  # fmt: skip
+    assert code == 0, out
+    run("pair", file)
+    run("result", file, "1", "500", "400")
+    page = tmp_path / "t.html"
+    code, out = run("standings", file, "--html", str(page), "--csv", str(tmp_path / "t.csv"))
+    assert code == 0, out
+    text = page.read_text()
+    assert "<script>" not in text and "&lt;script&gt;x&lt;/script&gt;" in text
+    assert "'=1+1" in (tmp_path / "t.csv").read_text()  # a spreadsheet shows it as text
+
+
+def test_bad_input_is_one_error_line_and_the_file_is_unchanged(tmp_path: Path) -> None:
+    file = tmp_path / "t.json"
+    code, out = run("new", str(file), "-e", "A", "-e", "B", "--movement", "swiss")
+    assert code == 2 and "give --turns for a swiss" in out
+    code, out = run("new", str(file), "-e", "A", "-e", "B", "--movement", "swiss", "--turns", "2")
+    assert code == 0, out
+    code, out = run("new", str(file), "-e", "A", "-e", "B", "--movement", "swiss", "--turns", "2")
+    assert code == 2 and "exists" in out
+    before = file.read_text()
+    for args, says in (
+        (("result", str(file), "1", "10", "0"), "turn 0 is not paired"),
+        (("standings", str(file), "--after", "3"), "--after is a turn from 1 to 0"),
+        (("pair", str(tmp_path / "none.json")), "cannot read"),
+    ):
+        code, out = run(*args)
+        assert code == 2 and says in out and "Traceback" not in out, out
+        assert out.count("\n") == 1
+    assert file.read_text() == before
+    file.write_text('{"format": "buraco-tournament", "version": 1}')
+    code, out = run("pair", str(file))
+    assert code == 2 and "has the keys" in out
+    file.write_text("{")
+    code, out = run("show", str(file))
+    assert code == 2 and "is not JSON" in out

@@ -1,0 +1,96 @@
+"""Standings: VP, then MP difference, then head to head; byes and adjusted results."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from buraco.errors import TournamentError
+from buraco.tournament.standings import Result, standings
+from buraco.tournament.vp import SCALES
+
+THREE = SCALES["fibur-3"]
+
+
+def places(results: list[Result], n: int, bye_vp: int = 12) -> list[tuple[int, int, int]]:
+    return [(s.place, s.entrant, s.vp) for s in standings(n, results, THREE, bye_vp)]
+
+
+def test_vp_first_then_the_mp_difference() -> None:
+    results = [
+        Result(1, 1, 0, 1, 1000, 940),  # 60: 11–9
+        Result(1, 2, 2, 3, 1500, 1360),  # 140: 11–9
+    ]
+    # 0 and 2 have 11 VP, 2 the larger MP difference; 1 and 3 have 9, 1 lost by less
+    assert places(results, 4) == [(1, 2, 11), (2, 0, 11), (3, 1, 9), (4, 3, 9)]
+
+
+def test_head_to_head_breaks_a_tie_of_vp_and_mp_difference() -> None:
+    # A (0) beat B (1) by 100 (11–9); each then lost/won elsewhere to end level on both
+    results = [
+        Result(1, 1, 0, 1, 600, 500),  # A +100, 11 VP; B 9
+        Result(2, 1, 0, 2, 500, 700),  # A −200, 8 VP
+        Result(2, 2, 1, 3, 600, 600),  # B level, 10 VP
+    ]
+    table = standings(4, results, THREE)
+    a, b = (next(s for s in table if s.entrant == e) for e in (0, 1))
+    assert (a.vp, a.mp_difference) == (b.vp, b.mp_difference) == (19, -100)
+    assert a.place < b.place  # A won their match
+
+
+def test_entrants_equal_on_everything_share_a_place() -> None:
+    results = [Result(1, 1, 0, 1, 800, 800), Result(1, 2, 2, 3, 900, 900)]
+    assert [s.place for s in standings(4, results, THREE)] == [1, 1, 1, 1]
+
+
+def test_a_bye_scores_its_vp_and_no_mp_and_an_adjusted_result_its_own_vp() -> None:
+    results = [
+        Result(1, 1, 0, 1, 1000, 0),
+        Result(1, 2, 2, None),
+        Result(2, 1, 1, 2, 500, 500, vp=(3, 17), note="slow play"),
+    ]
+    table = {s.entrant: s for s in standings(3, results, THREE, bye_vp=14)}
+    assert table[2].vp == 14 + 17 and table[2].byes == 1 and table[2].played == 1
+    assert table[1].vp == 3 + 3 and table[0].vp == 17
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(0, 3000), st.integers(0, 3000)),
+        max_size=12,
+    )
+)
+def test_the_vp_handed_out_are_20_a_table_and_places_follow_the_order(
+    rows: list[tuple[int, int, int, int]],
+) -> None:
+    results = [Result(1, i + 1, a, b, x, y) for i, (a, b, x, y) in enumerate(rows) if a != b]
+    table = standings(6, results, THREE)
+    assert sum(s.vp for s in table) == 20 * len(results)
+    assert sum(s.mp_difference for s in table) == 0
+    keys = [(-s.vp, -s.mp_difference) for s in table]
+    assert keys == sorted(keys)
+    assert table[0].place == 1
+    for before, after in itertools.pairwise(table):
+        assert after.place in (before.place, table.index(after) + 1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"ns_mp": 10**6}, "match points"),
+        ({"ns_mp": 1.5}, "match points"),
+        ({"vp": (21, 0)}, "0 to 20 VP"),
+        ({"vp": (10,)}, "0 to 20 VP"),
+    ],
+)
+def test_a_malformed_result_is_refused(kwargs: dict[str, object], says: str) -> None:
+    with pytest.raises(TournamentError, match=says):
+        Result(1, 1, 0, 1, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_result_for_someone_not_entered_is_refused() -> None:
+    with pytest.raises(TournamentError, match="no entrant 5 among 4"):
+        standings(4, [Result(1, 1, 0, 4, 10, 0)], THREE)
