@@ -30,12 +30,13 @@ def play_out(t: Tournament, rng: random.Random) -> None:
     st.integers(2, 12),
     st.lists(st.sampled_from(MOVEMENTS), min_size=1, max_size=4),
     st.integers(0, 2**32 - 1),
+    st.booleans(),
 )
 def test_any_tournament_plays_out_saves_and_reads_back_the_same(
-    n: int, movements: list[str], seed: int
+    n: int, movements: list[str], seed: int, duplicate: bool
 ) -> None:
     try:
-        t = Tournament.new("Club", NAMES[:n], movements=movements, hands=4)
+        t = Tournament.new("Club", NAMES[:n], movements=movements, hands=4, duplicate=duplicate)
     except TournamentError as exc:
         assert "before pairs meet again" in str(exc)  # more Mitchell turns than tables
         return

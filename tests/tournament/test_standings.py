@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from buraco.errors import TournamentError
-from buraco.tournament.standings import Result, standings
+from buraco.tournament.standings import Result, datum, standings
 from buraco.tournament.vp import SCALES
 
 THREE = SCALES["fibur-3"]
@@ -94,3 +94,30 @@ def test_a_malformed_result_is_refused(kwargs: dict[str, object], says: str) -> 
 def test_a_result_for_someone_not_entered_is_refused() -> None:
     with pytest.raises(TournamentError, match="no entrant 5 among 4"):
         standings(4, [Result(1, 1, 0, 4, 10, 0)], THREE)
+
+
+def test_duplicate_deals_score_each_table_against_the_other_ns_on_the_same_cards() -> None:
+    # issue 21: "score each pair against the others who held the same cards"
+    results = [
+        Result(1, 1, 0, 1, 900, 500),  # NS +400
+        Result(1, 2, 2, 3, 600, 600),  # NS 0
+        Result(1, 3, 4, 5, 700, 500),  # NS +200: the datum
+    ]
+    assert datum(results) == 200
+    table = {s.entrant: s for s in standings(6, results, THREE, duplicate=True)}
+    assert (table[0].vp, table[1].vp) == (12, 8)  # +200 against the datum
+    assert (table[2].vp, table[3].vp) == (8, 12)  # −200: EW did better than the field's EW
+    assert (table[4].vp, table[5].vp) == (10, 10)  # exactly the datum
+    assert table[0].mp_difference == 200 and table[3].mp_difference == 200
+    plain = {s.entrant: s.vp for s in standings(6, results, THREE)}
+    assert (plain[0], plain[2], plain[4]) == (14, 10, 12)
+
+
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 3000)), min_size=1, max_size=8))
+def test_duplicate_vp_still_share_20_a_table_and_the_datum_table_is_even(
+    scores: list[tuple[int, int]],
+) -> None:
+    results = [Result(1, i + 1, 2 * i, 2 * i + 1, 5 * a, 5 * b) for i, (a, b) in enumerate(scores)]
+    table = standings(2 * len(results), results, THREE, duplicate=True)
+    assert sum(s.vp for s in table) == 20 * len(results)
+    assert sum(s.mp_difference for s in table) == 0

@@ -21,7 +21,7 @@ from buraco.errors import TournamentError
 from buraco.tournament.event import MOVEMENTS, Tournament
 from buraco.tournament.pairing import Pairing, mitchell_turns, round_robin_turns
 from buraco.tournament.report import standings_csv, standings_html
-from buraco.tournament.standings import BYE_VP
+from buraco.tournament.standings import BYE_VP, datum
 from buraco.tournament.vp import load_scale
 
 app = typer.Typer(
@@ -102,6 +102,13 @@ def new(
         Path | None, typer.Option(help="a VP scale of your own (JSON, docs/tournaments.md)")
     ] = None,
     bye_vp: Annotated[int, typer.Option(help="VP of a bye")] = BYE_VP,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            help="every table of a turn is dealt the same cards: a table's VP go by how "
+            "its NS did against the other NS (the turn's datum)"
+        ),
+    ] = False,
     force: Annotated[bool, typer.Option(help="overwrite an existing file")] = False,
 ) -> None:
     """Start a tournament file: its entrants, movement, turns and VP scale."""
@@ -123,6 +130,7 @@ def new(
             hands=hands,
             scale=vp,
             bye_vp=bye_vp,
+            duplicate=duplicate,
         )
     except TournamentError as exc:
         fail(str(exc))
@@ -136,7 +144,11 @@ def new(
 
 def _show_turn(t: Tournament, number: int) -> None:
     results = {(r.turn, r.table): r for r in t.results}
-    table = Table(title=printable(f"{t.name}: turn {number} ({t.movements[number - 1]})"))
+    title = f"{t.name}: turn {number} ({t.movements[number - 1]})"
+    if t.duplicate:
+        done = [r for r in t.results if r.turn == number]
+        title += f", duplicate: NS's datum {datum(done):+d}"
+    table = Table(title=printable(title))
     for column in ("table", "NS", "EW", "MP", "VP"):
         table.add_column(column)
     for p in t.turns[number - 1]:
@@ -153,7 +165,7 @@ def _row(t: Tournament, p: Pairing, r: object) -> list[str]:
     ew = printable(t.entrants[p.ew])
     if not isinstance(r, Result):
         return [str(p.table), ns, ew, "", ""]
-    a, b = r.vps(t.scale, t.bye_vp)
+    a, b = t.table_vp(r)
     vp = f"{a}–{b}" + (f" (adjusted: {printable(r.note)})" if r.vp is not None else "")
     return [str(p.table), ns, ew, f"{r.ns_mp}–{r.ew_mp}", vp]
 
@@ -186,7 +198,7 @@ def result(
         fail(str(exc))
     _save(t, file)
     r = next(r for r in t.results if (r.turn, r.table) == (turn or t.turn, table))
-    a, b = r.vps(t.scale, t.bye_vp)
+    a, b = t.table_vp(r)
     missing = t.missing()
     say(
         f"turn {r.turn}, table {table}: {ns_mp}–{ew_mp}, VP {a}–{b}; "

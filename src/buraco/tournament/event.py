@@ -34,7 +34,7 @@ from buraco.tournament.pairing import (
     round_robin_turns,
     swiss,
 )
-from buraco.tournament.standings import BYE_VP, Result, Standing, standings
+from buraco.tournament.standings import BYE_VP, Result, Standing, datum, standings
 from buraco.tournament.vp import FULL, VPScale, scale_for, scale_from_dict
 
 MOVEMENTS = ("mitchell", "danish", "danish-modified", "swiss", "round-robin")
@@ -61,6 +61,8 @@ class Tournament:
     hands: int
     scale: VPScale
     bye_vp: int = BYE_VP
+    duplicate: bool = False
+    """Every table of a turn is dealt the same cards: VP go against the turn's datum."""
     turns: list[list[Pairing]] = field(default_factory=list)
     """The pairings of the turns paired so far."""
     results: list[Result] = field(default_factory=list)
@@ -76,9 +78,18 @@ class Tournament:
         hands: int,
         scale: VPScale | None = None,
         bye_vp: int = BYE_VP,
+        duplicate: bool = False,
     ) -> Tournament:
         """A tournament before its first turn; every argument checked."""
-        t = cls(name, list(entrants), list(movements), hands, scale or scale_for(hands), bye_vp)
+        t = cls(
+            name,
+            list(entrants),
+            list(movements),
+            hands,
+            scale or scale_for(hands),
+            bye_vp,
+            duplicate,
+        )
         t.check()
         return t
 
@@ -202,7 +213,16 @@ class Tournament:
     def standings(self, after: int | None = None) -> list[Standing]:
         """The standings after turn ``after`` (default: every result in)."""
         results = [r for r in self.results if after is None or r.turn <= after]
-        return standings(len(self.entrants), results, self.scale, self.bye_vp)
+        return standings(
+            len(self.entrants), results, self.scale, self.bye_vp, duplicate=self.duplicate
+        )
+
+    def table_vp(self, result: Result) -> tuple[int, int]:
+        """A table's VP, NS's and EW's (against the turn's datum when duplicate)."""
+        base = 0
+        if self.duplicate:
+            base = datum([r for r in self.results if r.turn == result.turn])
+        return result.vps(self.scale, self.bye_vp, base)
 
     # ----- saved form ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -216,6 +236,7 @@ class Tournament:
             "hands": self.hands,
             "scale": self.scale.to_dict(),
             "bye_vp": self.bye_vp,
+            "duplicate": self.duplicate,
             "turns": [[[p.table, p.ns, p.ew] for p in turn] for turn in self.turns],
             "results": [
                 {
@@ -239,6 +260,7 @@ class Tournament:
             raise TournamentError(
                 f"a saved tournament of version {shown(data.get('version'))}; this is {VERSION}"
             )
+        optional = {"duplicate"}
         keys = {
             "format",
             "version",
@@ -251,10 +273,14 @@ class Tournament:
             "turns",
             "results",
         }
-        if set(data) != keys:
-            odd = sorted(set(data) ^ keys)[0]
+        if not keys <= set(data) <= keys | optional:
+            odd = sorted((set(data) - optional) ^ keys)[0]
+            every = ", ".join(sorted(keys | optional))
+            raise TournamentError(f"a saved tournament has the keys {every} ({odd!r})")
+        duplicate = data.get("duplicate", False)
+        if not isinstance(duplicate, bool):
             raise TournamentError(
-                f"a saved tournament has the keys {', '.join(sorted(keys))} ({odd!r})"
+                f"a saved tournament's duplicate is true or false, not {shown(duplicate)}"
             )
         entrants, movements = data["entrants"], data["movements"]
         if not isinstance(entrants, list) or not isinstance(movements, list):
@@ -266,6 +292,7 @@ class Tournament:
             _whole(data["hands"]),
             scale_from_dict(data["scale"]),
             _whole(data["bye_vp"]),
+            duplicate,
         )
         t.check()
         turns, results = data["turns"], data["results"]

@@ -81,7 +81,7 @@ def standings_html(t: Tournament, after: int | None = None) -> str:
                 score = vps = ""
             else:
                 score = f"{r.ns_mp}–{r.ew_mp}"
-                a, b = r.vps(t.scale, t.bye_vp)
+                a, b = t.table_vp(r)
                 vps = f"{a}–{b}" + (f" ({e(r.note)})" if r.vp is not None else "")
             lines.append(
                 f"<tr><td>{p.table}</td><td>{ns}</td><td>{ew}</td><td>{score}</td><td>{vps}</td></tr>"

@@ -61,13 +61,41 @@ class Result:
                 f"an adjusted result gives each side 0 to {FULL} VP, not {self.vp!r}"
             )
 
-    def vps(self, scale: VPScale, bye_vp: int = BYE_VP) -> tuple[int, int]:
-        """The VP of NS and of EW (a bye: NS's ``bye_vp`` and 0)."""
+    def vps(self, scale: VPScale, bye_vp: int = BYE_VP, datum: int = 0) -> tuple[int, int]:
+        """The VP of NS and of EW (a bye: NS's ``bye_vp`` and 0).
+
+        With duplicate deals, NS's difference is counted against ``datum``, the
+        difference the NS of the turn made on the same cards (:func:`datum`).
+        """
         if self.vp is not None:
             return self.vp
         if self.ew is None:
             return bye_vp, 0
-        return scale.vp(self.ns_mp - self.ew_mp)
+        return scale.vp(self.ns_mp - self.ew_mp - datum)
+
+
+def datum(results: Sequence[Result]) -> int:
+    """The datum of a duplicate turn: the mean MP difference NS made (to the nearest 5).
+
+    Every table of a duplicate turn is dealt the same deck orders, so every NS held
+    the same cards: a table's VP go by how much better (or worse) its NS did than the
+    field's NS on them. Byes and adjusted results are left out.
+
+    >>> datum([Result(1, 1, 0, 1, 900, 500), Result(1, 2, 2, 3, 600, 600), Result(1, 3, 4, None)])
+    200
+    """
+    played = [r.ns_mp - r.ew_mp for r in results if r.ew is not None and r.vp is None]
+    if not played:
+        return 0
+    return 5 * round(sum(played) / len(played) / 5)
+
+
+def datums_of(results: Sequence[Result]) -> dict[int, int]:
+    """Each turn's :func:`datum`."""
+    turns: dict[int, list[Result]] = defaultdict(list)
+    for r in results:
+        turns[r.turn].append(r)
+    return {turn: datum(rows) for turn, rows in turns.items()}
 
 
 @dataclass(frozen=True)
@@ -89,9 +117,19 @@ class Standing:
 
 
 def standings(
-    entrants: int, results: Sequence[Result], scale: VPScale, bye_vp: int = BYE_VP
+    entrants: int,
+    results: Sequence[Result],
+    scale: VPScale,
+    bye_vp: int = BYE_VP,
+    *,
+    duplicate: bool = False,
 ) -> list[Standing]:
-    """Every entrant's place after ``results`` (see the module's order)."""
+    """Every entrant's place after ``results`` (see the module's order).
+
+    ``duplicate``: every turn was dealt the same cards at each table; VP and MP
+    differences are counted against the turn's :func:`datum`.
+    """
+    datums = datums_of(results) if duplicate else {}
     vp: dict[int, int] = defaultdict(int)
     mp_for: dict[int, int] = defaultdict(int)
     mp_against: dict[int, int] = defaultdict(int)
@@ -102,16 +140,18 @@ def standings(
         for e in (r.ns, r.ew):
             if e is not None and not 0 <= e < entrants:
                 raise TournamentError(f"no entrant {e + 1} among {entrants}")
-        ns_vp, ew_vp = r.vps(scale, bye_vp)
+        base = datums.get(r.turn, 0)
+        ns_vp, ew_vp = r.vps(scale, bye_vp, base)
         vp[r.ns] += ns_vp
         if r.ew is None:
             byes[r.ns] += 1
             continue
         vp[r.ew] += ew_vp
-        mp_for[r.ns] += r.ns_mp
+        # against the datum, NS's share of it moves to EW's side (duplicate only)
+        mp_for[r.ns] += r.ns_mp - base
         mp_against[r.ns] += r.ew_mp
         mp_for[r.ew] += r.ew_mp
-        mp_against[r.ew] += r.ns_mp
+        mp_against[r.ew] += r.ns_mp - base
         played[r.ns] += 1
         played[r.ew] += 1
         against[r.ns, r.ew] += ns_vp
