@@ -86,3 +86,38 @@ def test_bad_input_is_one_error_line_and_the_file_is_unchanged(tmp_path: Path) -
     file.write_text("{")
     code, out = run("show", str(file))
     assert code == 2 and "is not JSON" in out
+
+
+def test_files_that_are_not_text_json_or_a_file_are_one_error_line(tmp_path: Path) -> None:
+    # found by review: these were tracebacks (or ran out of memory)
+    file = tmp_path / "t.json"
+    bad = tmp_path / "bad"
+    bad.write_bytes(b"\xff\xfe\x00")
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000)
+    cases = [
+        (("new", str(file), "--entrants", str(bad), "--movement", "swiss", "--turns", "2"),
+         "not UTF-8"),
+        (("new", str(file), "-e", "A", "-e", "B", "--scale", str(bad)), "not UTF-8"),
+        (("new", str(file), "-e", "A", "-e", "B", "--scale", str(nested)), "nested too deep"),
+        (("new", str(file), "-e", "A", "-e", "B", "--movement", "swiss", "--turns", "10**8"),
+         "Invalid value"),
+        (("new", str(file), "-e", "A", "-e", "B", "--movement", "swiss", "--turns", "100000000"),
+         "--turns is 1 to 50"),
+        (("show", str(nested)), "nested too deep"),
+        (("show", "/dev/zero"), "no such file"),
+        (("show", str(tmp_path)), "no such file"),
+    ]  # fmt: skip
+    for args, says in cases:
+        code, out = run(*args)
+        assert code == 2 and says in out and "Traceback" not in out, (args, out)
+    assert not file.exists()
+
+
+def test_csv_to_the_terminal_and_a_page_are_both_written(tmp_path: Path) -> None:
+    file = str(tmp_path / "t.json")
+    run("new", file, "-e", "A", "-e", "B", "--movement", "round-robin")
+    run("pair", file)
+    page = tmp_path / "p.html"
+    code, out = run("standings", file, "--csv", "-", "--html", str(page))
+    assert code == 0 and out.count("\n") >= 3 and page.exists()

@@ -145,3 +145,40 @@ def test_a_malformed_saved_tournament_is_a_clear_error(change: Any, says: str) -
     change(data)
     with pytest.raises(TournamentError, match=says):
         Tournament.from_dict(data)
+
+
+def test_an_adjusted_bye_and_an_adjustment_under_a_corrected_score_are_kept() -> None:
+    # found by review: a bye's adjustment was not saved, and entering MP again erased one
+    t = Tournament.new("Club", NAMES[:5], movements=["mitchell"] * 3, hands=3)
+    t.pair()
+    t.adjust(3, 6, 0, "late: half a bye")
+    t.record(1, 900, 100)
+    t.adjust(1, 10, 10, "both pairs at fault")
+    t.record(1, 1000, 100)  # a corrected score: the director's VP stay
+    again = Tournament.from_dict(json.loads(json.dumps(t.to_dict())))
+    vps = {r.table: (again.table_vp(r), r.note) for r in again.results}
+    assert vps[3] == ((6, 0), "late: half a bye")
+    assert vps[1] == ((10, 10), "both pairs at fault")
+    again.adjust(1, None, None)
+    assert again.table_vp(next(r for r in again.results if r.table == 1)) == (17, 3)
+    with pytest.raises(TournamentError, match="no adjustment to clear"):
+        again.adjust(2, None, None)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda d: d["turns"][0].pop(), "seats no table for entrant"),
+        (lambda d: d["turns"][0].__setitem__(0, [True, 0, 3]), "a pairing is"),
+        (lambda d: d["scale"].update(hands=4), "for turns of 4 hands, not 3"),
+        (lambda d: d["scale"].update(name="x\x1b[2J"), "no control characters"),
+        (lambda d: d.update(name=5), "name is text, not 5"),
+    ],
+)
+def test_a_saved_tournament_is_checked_field_by_field(change: Any, says: str) -> None:
+    t = Tournament.new("Club", NAMES[:5], movements=["mitchell"] * 3, hands=3)
+    t.pair()
+    data = t.to_dict()
+    change(data)
+    with pytest.raises(TournamentError, match=says):
+        Tournament.from_dict(data)

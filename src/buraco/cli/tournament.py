@@ -18,11 +18,11 @@ from rich.table import Table
 
 from buraco.cli.common import console, fail, printable, say
 from buraco.errors import TournamentError
-from buraco.tournament.event import MOVEMENTS, Tournament
-from buraco.tournament.pairing import Pairing, mitchell_turns, round_robin_turns
+from buraco.tournament.event import MAX_TURNS, MOVEMENTS, Tournament
+from buraco.tournament.pairing import MAX_ENTRANTS, Pairing, mitchell_turns, round_robin_turns
 from buraco.tournament.report import standings_csv, standings_html
-from buraco.tournament.standings import BYE_VP, datum
-from buraco.tournament.vp import load_scale
+from buraco.tournament.standings import BYE_VP, Result, datum
+from buraco.tournament.vp import load_scale, read_json
 
 app = typer.Typer(
     help="Run a tournament over the board: pairings by movement, VP and standings.",
@@ -37,16 +37,12 @@ FileArg = Annotated[Path, typer.Argument(help="the tournament's file (JSON, kept
 
 def _load(path: Path) -> Tournament:
     try:
-        if path.stat().st_size > MAX_FILE:
-            fail(f"{path} is over {MAX_FILE:,} bytes: not a tournament file")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror}")
-    except ValueError as exc:
-        fail(f"{path} is not JSON: {exc}")
+        data = read_json(path, "the tournament", MAX_FILE)
+    except TournamentError as exc:
+        fail(str(exc))
     try:
         return Tournament.from_dict(data)
-    except TournamentError as exc:
+    except (TournamentError, RecursionError) as exc:
         fail(f"{path}: {exc}")
 
 
@@ -57,11 +53,14 @@ def _save(t: Tournament, path: Path) -> None:
         tmp.write_text(json.dumps(t.to_dict(), indent=1, ensure_ascii=False) + "\n", "utf-8")
         os.replace(tmp, path)
     except OSError as exc:
+        tmp.unlink(missing_ok=True)
         fail(f"cannot write {path}: {exc.strerror}")
 
 
 def _movements(movement: str, turns: int | None, entrants: int) -> list[str]:
-    kinds = [m.strip() for m in movement.split(",") if m.strip()]
+    kinds = [m.strip() for m in movement.split(",")[: MAX_TURNS + 1] if m.strip()]
+    if turns is not None and not 1 <= turns <= MAX_TURNS:
+        fail(f"--turns is 1 to {MAX_TURNS}, not {turns}")
     if len(kinds) > 1:
         if turns is not None and turns != len(kinds):
             fail(f"--movement names {len(kinds)} turns but --turns says {turns}")
@@ -114,11 +113,20 @@ def new(
     """Start a tournament file: its entrants, movement, turns and VP scale."""
     names = list(entrant or [])
     if entrants_file is not None:
+        if not entrants_file.is_file():
+            fail(f"cannot read the entrants {entrants_file}: no such file")
         try:
-            text = entrants_file.read_text(encoding="utf-8")
+            with entrants_file.open("rb") as f:
+                raw = f.read(MAX_FILE + 1)
+            text = raw.decode("utf-8")
         except OSError as exc:
-            fail(f"cannot read {entrants_file}: {exc.strerror}")
-        names += [line.strip() for line in text.splitlines()[:1001] if line.strip()]
+            fail(f"cannot read the entrants {entrants_file}: {exc.strerror}")
+        except UnicodeDecodeError:
+            fail(f"the entrants {entrants_file} are not UTF-8 text")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(raw) > MAX_FILE or len(names) + len(lines) > MAX_ENTRANTS:
+            fail(f"a tournament has at most {MAX_ENTRANTS} entrants")
+        names += lines
     if file.exists() and not force:
         fail(f"{file} exists: give another file, or --force to start it again")
     try:
@@ -156,14 +164,15 @@ def _show_turn(t: Tournament, number: int) -> None:
     console.print(table)
 
 
-def _row(t: Tournament, p: Pairing, r: object) -> list[str]:
-    from buraco.tournament.standings import Result
-
+def _row(t: Tournament, p: Pairing, r: Result | None) -> list[str]:
     ns = printable(t.entrants[p.ns])
     if p.ew is None:
-        return [str(p.table), ns, "bye", "", f"{t.bye_vp}"]
+        vp = f"{t.bye_vp}" if r is None else f"{t.table_vp(r)[0]}"
+        if r is not None and r.vp is not None:
+            vp += f" (adjusted: {printable(r.note)})"
+        return [str(p.table), ns, "bye", "", vp]
     ew = printable(t.entrants[p.ew])
-    if not isinstance(r, Result):
+    if r is None:
         return [str(p.table), ns, ew, "", ""]
     a, b = t.table_vp(r)
     vp = f"{a}–{b}" + (f" (adjusted: {printable(r.note)})" if r.vp is not None else "")
@@ -210,19 +219,25 @@ def result(
 def adjust(
     file: FileArg,
     table: Annotated[int, typer.Argument(help="the table's number")],
-    ns_vp: Annotated[int, typer.Argument(help="NS's VP")],
-    ew_vp: Annotated[int, typer.Argument(help="EW's VP")],
-    note: Annotated[str, typer.Option(help="why (kept with the result)")],
+    ns_vp: Annotated[int | None, typer.Argument(help="NS's VP")] = None,
+    ew_vp: Annotated[int | None, typer.Argument(help="EW's VP")] = None,
+    note: Annotated[str, typer.Option(help="why (kept with the result)")] = "",
     turn: Annotated[int | None, typer.Option(help="an earlier turn")] = None,
+    clear: Annotated[bool, typer.Option(help="clear the adjustment: the scale's VP again")] = False,
 ) -> None:
     """Set a table's VP as the director decides (a penalty, an incident), with the reason."""
     t = _load(file)
+    if clear != (ns_vp is None and ew_vp is None):
+        fail("give NS's and EW's VP and --note, or --clear")
     try:
         t.adjust(table, ns_vp, ew_vp, note, turn=turn)
     except TournamentError as exc:
         fail(str(exc))
     _save(t, file)
-    say(f"turn {turn or t.turn}, table {table}: VP {ns_vp}–{ew_vp} ({note})")
+    if clear:
+        say(f"turn {turn or t.turn}, table {table}: adjustment cleared")
+    else:
+        say(f"turn {turn or t.turn}, table {table}: VP {ns_vp}–{ew_vp} ({note})")
 
 
 @app.command("standings")
@@ -238,14 +253,14 @@ def standings(
     t = _load(file)
     if after is not None and not 1 <= after <= t.turn:
         fail(f"--after is a turn from 1 to {t.turn}, not {after}")
+    if html_out is not None:
+        _write(html_out, standings_html(t, after))
     if csv_out is not None:
         text = standings_csv(t, after)
         if str(csv_out) == "-":
             sys.stdout.write(text)
-            return
-        _write(csv_out, text)
-    if html_out is not None:
-        _write(html_out, standings_html(t, after))
+        else:
+            _write(csv_out, text)
     if csv_out is not None or html_out is not None:
         return
     when = f"after turn {after or t.turn}"

@@ -25,6 +25,7 @@ from buraco.errors import TournamentError, shown
 from buraco.game import MAX_NAME
 from buraco.text import has_control
 from buraco.tournament.pairing import (
+    MAX_ENTRANTS,
     Pairing,
     danish,
     met,
@@ -96,9 +97,11 @@ class Tournament:
     def check(self) -> None:
         """Refuse a tournament that contradicts itself, saying what is wrong."""
         _check_text("the tournament's name", self.name)
+        if not isinstance(self.entrants, list) or not isinstance(self.movements, list):
+            raise TournamentError("a tournament's entrants and movements are lists")
         n = len(self.entrants)
-        if not 2 <= n <= 1000:
-            raise TournamentError(f"a tournament has 2 to 1000 entrants, not {n}")
+        if not 2 <= n <= MAX_ENTRANTS:
+            raise TournamentError(f"a tournament has 2 to {MAX_ENTRANTS} entrants, not {n}")
         seen: set[str] = set()
         for i, e in enumerate(self.entrants):
             _check_text(f"entrant {i + 1}'s name", e)
@@ -154,7 +157,7 @@ class Tournament:
         n = len(self.entrants)
         earlier = self.movements[: self.turn].count(kind)
         order = [s.entrant for s in self.standings()]
-        byes = {p.ns for turn in self.turns for p in turn if p.ew is None}
+        byes = [p.ns for turn in self.turns for p in turn if p.ew is None]
         last = self.turn + 1 == len(self.movements)
         if kind == "mitchell":
             rows = mitchell(n, earlier)
@@ -186,23 +189,46 @@ class Tournament:
         raise TournamentError(f"turn {turn} has tables 1 to {tables}, not {table}")
 
     def record(self, table: int, ns_mp: int, ew_mp: int, turn: int | None = None) -> None:
-        """Enter (or correct) a table's MP, NS's then EW's, in ``turn`` (default: this one)."""
+        """Enter (or correct) a table's MP, NS's then EW's, in ``turn`` (default: this one).
+
+        A director's adjustment of the table stays (:meth:`adjust` changes or clears it).
+        """
         turn = self.turn if turn is None else turn
         p = self._pairing(turn, table)
         if p.ew is None:
             raise TournamentError(f"table {table} of turn {turn} is a bye: it has no result")
-        self._put(Result(turn, table, p.ns, p.ew, ns_mp, ew_mp))
+        old = self._result(turn, table)
+        vp, note = (old.vp, old.note) if old is not None else (None, "")
+        self._put(Result(turn, table, p.ns, p.ew, ns_mp, ew_mp, vp, note))
 
     def adjust(
-        self, table: int, ns_vp: int, ew_vp: int, note: str, turn: int | None = None
+        self,
+        table: int,
+        ns_vp: int | None,
+        ew_vp: int | None,
+        note: str = "",
+        turn: int | None = None,
     ) -> None:
-        """The director sets a table's VP (NS's, EW's), with the reason; the MP stay."""
+        """The director sets a table's VP (NS's, EW's; a bye's too), with the reason.
+
+        The MP stay. ``None`` for both clears the adjustment (the scale's VP again).
+        """
         turn = self.turn if turn is None else turn
         p = self._pairing(turn, table)
-        _check_text("the reason for an adjustment", note, most=200)
-        old = next((r for r in self.results if (r.turn, r.table) == (turn, table)), None)
+        old = self._result(turn, table)
         base = old or Result(turn, table, p.ns, p.ew)
+        if ns_vp is None and ew_vp is None:
+            if old is None or old.vp is None:
+                raise TournamentError(f"table {table} of turn {turn} has no adjustment to clear")
+            self._put(replace(base, vp=None, note=""))
+            return
+        _check_text("the reason for an adjustment", note, most=200)
+        if type(ns_vp) is not int or type(ew_vp) is not int:
+            raise TournamentError("an adjustment gives both sides' VP")
         self._put(replace(base, vp=(ns_vp, ew_vp), note=note))
+
+    def _result(self, turn: int, table: int) -> Result | None:
+        return next((r for r in self.results if (r.turn, r.table) == (turn, table)), None)
 
     def _put(self, result: Result) -> None:
         self.results = [
@@ -247,7 +273,7 @@ class Tournament:
                     **({"vp": list(r.vp), "note": r.note} if r.vp is not None else {}),
                 }
                 for r in self.results
-                if r.ew is not None
+                if r.ew is not None or r.vp is not None
             ],
         }
 
@@ -286,15 +312,20 @@ class Tournament:
         if not isinstance(entrants, list) or not isinstance(movements, list):
             raise TournamentError("a saved tournament's entrants and movements are lists")
         t = cls(
-            _text(data["name"]),
-            [_text(e) for e in entrants],
-            [_text(m) for m in movements],
-            _whole(data["hands"]),
+            _text(data["name"], "name"),
+            [_text(e, "entrant") for e in entrants],
+            [_text(m, "movement") for m in movements],
+            _whole(data["hands"], "hands"),
             scale_from_dict(data["scale"]),
-            _whole(data["bye_vp"]),
+            _whole(data["bye_vp"], "bye_vp"),
             duplicate,
         )
         t.check()
+        if t.scale.hands is not None and t.scale.hands != t.hands:
+            raise TournamentError(
+                f"the VP scale {t.scale.name!r} is for turns of {t.scale.hands} hands, "
+                f"not {t.hands}"
+            )
         turns, results = data["turns"], data["results"]
         if not isinstance(turns, list) or len(turns) > len(t.movements):
             raise TournamentError("a saved tournament's turns are a list, one per turn paired")
@@ -319,8 +350,9 @@ def _load_turn(turn: int, saved: object, n: int) -> list[Pairing]:
     rows: list[Pairing] = []
     seated: set[int] = set()
     for i, row in enumerate(saved):
-        ok = isinstance(row, list) and len(row) == 3 and row[0] == i + 1
-        ok = ok and type(row[1]) is int and (row[2] is None or type(row[2]) is int)
+        ok = isinstance(row, list) and len(row) == 3 and type(row[0]) is int
+        ok = ok and row[0] == i + 1 and type(row[1]) is int
+        ok = ok and (row[2] is None or type(row[2]) is int)
         if not ok:
             raise TournamentError(
                 f"turn {turn}, table {i + 1}: a pairing is [{i + 1}, NS, EW or null], not "
@@ -333,6 +365,9 @@ def _load_turn(turn: int, saved: object, n: int) -> list[Pairing]:
             )
         seated.update(here)
         rows.append(Pairing(row[0], row[1], row[2]))
+    if len(seated) != n:
+        missing = min(set(range(n)) - seated)
+        raise TournamentError(f"turn {turn} seats no table for entrant {missing}")
     return rows
 
 
@@ -340,24 +375,28 @@ def _load_result(t: Tournament, r: dict[str, Any]) -> None:
     allowed = {"turn", "table", "ns_mp", "ew_mp", "vp", "note"}
     if not set(r) <= allowed or not {"turn", "table", "ns_mp", "ew_mp"} <= set(r):
         raise TournamentError(f"a result has the keys {', '.join(sorted(allowed))}")
-    turn, table = _whole(r["turn"]), _whole(r["table"])
-    t.record(table, _whole(r["ns_mp"]), _whole(r["ew_mp"]), turn=turn)
+    turn, table = _whole(r["turn"], "a result's turn"), _whole(r["table"], "a result's table")
+    p = t._pairing(turn, table)
+    if p.ew is not None:
+        ns_mp, ew_mp = _whole(r["ns_mp"], "a result's ns_mp"), _whole(r["ew_mp"], "ew_mp")
+        t.record(table, ns_mp, ew_mp, turn=turn)
     if "vp" in r:
         vp = r["vp"]
         if not isinstance(vp, list) or len(vp) != 2:
             raise TournamentError(f"an adjusted result's vp is [NS, EW], not {shown(vp)}")
-        t.adjust(table, _whole(vp[0]), _whole(vp[1]), _text(r.get("note", "")), turn=turn)
+        note = _text(r.get("note", ""), "an adjusted result's note")
+        t.adjust(table, _whole(vp[0], "vp"), _whole(vp[1], "vp"), note, turn=turn)
 
 
-def _text(value: object) -> str:
+def _text(value: object, what: str) -> str:
     if not isinstance(value, str):
-        raise TournamentError(f"expected text, not {shown(value)}")
+        raise TournamentError(f"a saved tournament's {what} is text, not {shown(value)}")
     return value
 
 
-def _whole(value: object) -> int:
+def _whole(value: object, what: str) -> int:
     if type(value) is not int:
-        raise TournamentError(f"expected a whole number, not {shown(value)}")
+        raise TournamentError(f"{what} is a whole number, not {shown(value)}")
     return value
 
 

@@ -10,7 +10,7 @@ for a bye (an odd field: that entrant rests).
 - :func:`danish`: by the standings: 1st v 2nd, 3rd v 4th, …; *modified*, no one meets
   the opponent of the turn before (except in the last turn).
 - :func:`swiss`: by the standings, the nearest entrant not yet met, no pair meeting
-  twice while another pairing avoids it; NS goes to whoever sat EW more.
+  twice while another pairing avoids it; NS goes to whoever has sat NS fewer times.
 
 >>> [(p.table, p.ns, p.ew) for p in mitchell(6, 1)]
 [(1, 0, 5), (2, 1, 3), (3, 2, 4)]
@@ -20,8 +20,10 @@ for a bye (an odd field: that entrant rests).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from buraco.errors import TournamentError
 
@@ -29,7 +31,7 @@ MAX_ENTRANTS = 1000
 """The most entrants (pairs or players) a tournament may have."""
 
 SEARCH_STEPS = 200_000
-"""How far :func:`swiss` searches for a pairing with no repeat before it allows one."""
+"""How far the search for a pairing with no rematch goes before a matching settles it."""
 
 
 @dataclass(frozen=True)
@@ -123,34 +125,77 @@ def _check_order(order: Sequence[int]) -> None:
 
 
 def _bye_candidates(order: Sequence[int], byes: Collection[int]) -> list[int | None]:
-    """Who may rest in an odd field, in turn, from the lowest placed up.
+    """Who may rest in an odd field, in turn: the fewest byes so far first.
 
-    Those who have not rested yet come first, then those who have (a second bye
-    before a rematch).
+    Among them the lowest placed first (``byes`` lists each bye's entrant: repeats count).
     """
     if len(order) % 2 == 0:
         return [None]
-    up = list(reversed(order))
-    out: list[int | None] = [e for e in up if e not in byes]
-    return out + [e for e in up if e in byes]
+    rested = Counter(byes)
+    place = {e: i for i, e in enumerate(order)}
+    out: list[int | None] = [*sorted(order, key=lambda e: (rested[e], -place[e]))]
+    return out
 
 
 def _pairing_avoiding(
     order: Sequence[int], byes: Collection[int], banned: Collection[frozenset[int]]
 ) -> tuple[int | None, list[tuple[int, int]]]:
-    """A bye and pairs of the rest with no banned pair (else 1–2, 3–4, … in order)."""
+    """A bye and pairs of the rest, none of them ``banned`` if that can be.
+
+    First a search top down (each entrant with the nearest below not banned), trying
+    the byes in turn; when it finds none (or runs out of steps), a maximum-weight
+    matching that meets as few banned pairs as there must be.
+    """
     candidates = _bye_candidates(order, byes)
-    if banned:
-        budget = [SEARCH_STEPS]  # shared by the byes tried
-        for bye in candidates:
-            pairs = _pair_down([e for e in order if e != bye], banned, budget)
-            if pairs is not None:
-                return bye, pairs
-            if budget[0] <= 0:
-                break
-    bye = candidates[0]
-    field = [e for e in order if e != bye]
-    return bye, [(field[i], field[i + 1]) for i in range(0, len(field), 2)]
+    if not banned:
+        bye = candidates[0]
+        field = [e for e in order if e != bye]
+        return bye, [(field[i], field[i + 1]) for i in range(0, len(field), 2)]
+    budget = [SEARCH_STEPS]  # shared by the byes tried
+    for bye in candidates:
+        pairs = _pair_down([e for e in order if e != bye], banned, budget)
+        if pairs is not None:
+            return bye, pairs
+        if budget[0] <= 0:
+            break
+    return _matching(order, byes, banned)
+
+
+def _matching(
+    order: Sequence[int], byes: Collection[int], banned: Collection[frozenset[int]]
+) -> tuple[int | None, list[tuple[int, int]]]:
+    """The pairing with the fewest banned pairs, repeated byes, then placing distances.
+
+    A maximum-weight perfect matching (networkx's blossom algorithm).
+    """
+    import networkx as nx
+
+    n = len(order)
+    place = {e: i for i, e in enumerate(order)}
+    rested = Counter(byes)
+    far = n**3 + 1  # more than every placing distance of a pairing together
+    second_bye = far
+    rematch = second_bye * (n + 1) + far
+    top = rematch * (n + 1)
+    graph: nx.Graph[int] = nx.Graph()
+    for a, b in combinations(order, 2):
+        cost = (place[a] - place[b]) ** 2 + (rematch if frozenset((a, b)) in banned else 0)
+        graph.add_edge(a, b, weight=top - cost)
+    bye_node = -1
+    if n % 2:
+        for e in order:
+            cost = rested[e] * second_bye + (n - 1 - place[e]) ** 2
+            graph.add_edge(e, bye_node, weight=top - cost)
+    chosen = nx.max_weight_matching(graph, maxcardinality=True)
+    bye: int | None = None
+    pairs: list[tuple[int, int]] = []
+    for a, b in chosen:
+        if bye_node in (a, b):
+            bye = a if b == bye_node else b
+            continue
+        pairs.append((a, b) if place[a] < place[b] else (b, a))
+    pairs.sort(key=lambda p: place[p[0]])
+    return bye, pairs
 
 
 def _pair_down(
@@ -191,8 +236,9 @@ def danish(
 
     Pure: 1st v 2nd, 3rd v 4th, …. Modified: no one meets the opponent they met in
     ``previous`` (the turn before; give none for the last turn, where a rematch is
-    allowed), the nearest other taken instead. In an odd field the lowest placed
-    entrant who has not rested (``byes``) rests. The better placed of a table sits NS.
+    allowed), the nearest other taken instead. In an odd field the entrant with the
+    fewest byes rests, the lowest placed of them (``byes``: each bye's entrant). The
+    better placed of a table sits NS.
     """
     _check_order(order)
     banned = {frozenset(p) for p in previous} if modified else set()
@@ -213,11 +259,11 @@ def swiss(
     """A Swiss turn: ``order`` is the standings (best first), ``history`` who has met.
 
     Each entrant, from the top, meets the nearest below it they have not met, so that
-    no pair meets twice while another pairing of the whole field avoids it (searched
-    for up to :data:`SEARCH_STEPS` steps; beyond, the Danish pairing). NS goes to the
-    entrant who has sat NS fewer times (``ns_turns``; equal: the better placed). In an
-    odd field the lowest placed entrant who has not rested rests (a second bye rather
-    than a rematch).
+    no pair meets twice while another pairing of the whole field avoids it; when none
+    does, the fewest rematches there must be. NS goes to the entrant who has sat NS
+    fewer times (``ns_turns``; equal: the better placed). In an odd field the entrant
+    with the fewest byes rests, the lowest placed of them (``byes``: each bye's
+    entrant; a second bye rather than a rematch).
     """
     _check_order(order)
     bye, pairs = _pairing_avoiding(order, byes, set(history))

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from buraco.errors import TournamentError, shown
+from buraco.text import has_control
 
 FULL = 20
 """The VP of a table: winner and loser share them."""
@@ -75,6 +76,10 @@ def check_bands(name: str, bands: tuple[tuple[int, int], ...]) -> None:
         raise TournamentError(f"VP scale {shown(name)}: give at least one band")
     last_upto, last_vp = -1, FULL // 2 - 1
     for i, band in enumerate(bands):
+        if not isinstance(band, tuple) or len(band) != 2 or not all(type(x) is int for x in band):
+            raise TournamentError(
+                f"VP scale {shown(name)}: band {i + 1} is (upto, vp), two whole numbers"
+            )
         upto, vp = band
         if i == 0 and vp != FULL // 2:
             raise TournamentError(
@@ -161,12 +166,16 @@ def scale_from_dict(data: object) -> VPScale:
             f"a VP scale has no key {shown(sorted(unknown)[0])}; keys: name, hands, bands, source"
         )
     name, hands, bands, source = (data.get(k) for k in ("name", "hands", "bands", "source"))
-    if not isinstance(name, str) or not 0 < len(name) <= 40:
-        raise TournamentError(f"a VP scale's name is 1 to 40 characters, not {shown(name)}")
+    if not isinstance(name, str) or not 0 < len(name) <= 40 or has_control(name):
+        raise TournamentError(
+            f"a VP scale's name is 1 to 40 characters, no control characters, not {shown(name)}"
+        )
     if hands is not None and (type(hands) is not int or not 1 <= hands <= 20):
         raise TournamentError(f"a VP scale's hands is 1 to 20 or null, not {shown(hands)}")
-    if not isinstance(source, str) or len(source) > 500:
-        raise TournamentError("a VP scale's source is text of at most 500 characters")
+    if not isinstance(source, str) or len(source) > 500 or has_control(source):
+        raise TournamentError(
+            "a VP scale's source is text of at most 500 characters, no control characters"
+        )
     if not isinstance(bands, list) or not 0 < len(bands) <= 20:
         raise TournamentError("a VP scale's bands are a list of 1 to 20 [upto, vp] pairs")
     pairs: list[tuple[int, int]] = []
@@ -185,14 +194,24 @@ def scale_from_dict(data: object) -> VPScale:
 
 def load_scale(path: Path) -> VPScale:
     """A scale from a JSON file (see :func:`scale_from_dict`)."""
+    return scale_from_dict(read_json(path, "the VP scale", 100_000))
+
+
+def read_json(path: Path, what: str, most: int) -> object:
+    """A JSON file of at most ``most`` bytes, or a :class:`TournamentError` saying why not."""
+    if not path.is_file():
+        raise TournamentError(f"cannot read {what} {path}: no such file")
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            raw = f.read(most + 1)
     except OSError as exc:
-        raise TournamentError(f"cannot read the VP scale {path}: {exc.strerror}") from None
-    if len(text) > 100_000:
-        raise TournamentError(f"the VP scale {path} is over 100,000 characters")
+        raise TournamentError(f"cannot read {what} {path}: {exc.strerror}") from None
+    if len(raw) > most:
+        raise TournamentError(f"{what} {path} is over {most:,} bytes")
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise TournamentError(f"the VP scale {path} is not JSON: {exc}") from None
-    return scale_from_dict(data)
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise TournamentError(f"{what} {path} is not UTF-8 text") from None
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+        raise TournamentError(f"{what} {path} is not JSON: {reason}") from None
