@@ -164,7 +164,7 @@ def test_swiss_in_a_large_field_never_pairs_a_rematch_a_pairing_without_one_avoi
         rng.shuffle(order)
         rows = swiss(order, history, byes=byes)
         check_turn(rows, n)
-        fresh = nx.Graph()
+        fresh: nx.Graph[int] = nx.Graph()
         fresh.add_nodes_from(range(n))
         fresh.add_edges_from(
             (a, b) for a, b in combinations(range(n), 2) if frozenset((a, b)) not in history
