@@ -303,7 +303,7 @@ def test_every_request_the_schema_admits_is_accepted_or_refused_for_a_stated_rea
 
 def test_the_schema_documents_every_operation_and_refusal() -> None:
     # what the runs above cover: every REST route of the app, and the one error shape
-    assert len(OPERATIONS) == 28
+    assert len(OPERATIONS) == 37
     for label in OPERATIONS:
         method, path = label.split(" ", 1)
         responses = SPEC["paths"][path][method.lower()]["responses"]
@@ -342,6 +342,8 @@ def test_a_method_a_path_does_not_take_is_a_405_naming_every_method_it_does(
         .replace("{game_id}", "1")
         .replace("{hand}", "1")
         .replace("{player_id}", "someone")
+        .replace("{tid}", "nope")
+        .replace("{number}", "0")
     )
     for method in {"OPTIONS", "PUT", "PATCH", "DELETE", "POST", "GET"} - documented:
         r = sqlite_server.client.request(method, url)

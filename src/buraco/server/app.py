@@ -28,6 +28,8 @@ from buraco.server.routes import router
 from buraco.server.service import TableService
 from buraco.server.settings import Settings
 from buraco.server.store import Store
+from buraco.server.tournament_routes import router as tournament_router
+from buraco.server.tournaments import Tournaments
 
 MAX_BODY = 64 * 1024
 """The largest request body the REST API reads, in bytes (a table's options fit many times)."""
@@ -172,8 +174,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store, settings, pool, make_bus(settings.bus_url, settings.url()))
         app.state.store = store
         app.state.service = service
+        tournaments = Tournaments(service)
+        app.state.tournaments = tournaments
         try:
             await service.start()
+            tournaments.start()
         except BaseException:
             pool.close()
             await store.close()
@@ -185,6 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await tournaments.stop()
             await service.stop()
             pool.close()
             await store.close()
@@ -258,6 +264,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(router)
     app.include_router(account_router)
     app.include_router(rating_router)
+    app.include_router(tournament_router)
     web = files("buraco.server").joinpath("web")
     app.mount("/static", StaticFiles(directory=str(web)), name="static")
     return app

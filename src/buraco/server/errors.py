@@ -49,6 +49,25 @@ MESSAGES: dict[str, str] = {
     "not-found.game": "no game {game}",
     "not-found.hand": "the game has {hands} hands",
     "not-found.player": "no such player",
+    "not-found.tournament": "no tournament {tournament}",
+    "game.held": (
+        "this game's record is shown once every table of its tournament turn is over (they "
+        "play the same cards)"
+    ),
+    # tournaments
+    "tournament": "{text}",
+    "tournament.players": "a tournament is played at tables of 4 (pairs) or of 2 its preset takes",
+    "tournament.movements": "give 1 to {most} turns, each one of {movements}",
+    "tournament.break": "a break between turns is 0 to {most} seconds",
+    "tournament.many": "at most {most} tournaments are open or played at once; try later",
+    "tournament.entered": "you are entered in this tournament already",
+    "tournament.no-place": "entry {entry} keeps no place for a partner",
+    "tournament.bots": "add 1 to {most} entries of bots",
+    "tournament.full": "the tournament has its {most} entries",
+    "tournament.started": "the tournament has started: entries are closed",
+    "tournament.few": "a tournament needs two entries or more to start",
+    "tournament.not-started": "the tournament has not started",
+    "tournament.director": "only the tournament's director may do this",
     # a new table
     "rules": "{text}",
     "rules.players": "give the player count as players, not as an option",

@@ -90,8 +90,18 @@ class TableRow(Base):
     """A rated match: its end updates the players' ratings."""
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    tournament_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The tournament whose table this is (with its turn and table number), if any."""
+    tournament_turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    tournament_table: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    holds_decks: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    """A duplicate tournament's table: the other tables of its turn play the same decks,
+    so a hand's deck and salt are shown only once the turn is over (in its games' records)."""
 
-    __table_args__ = (Index("ix_tables_status", "status"),)
+    __table_args__ = (
+        Index("ix_tables_status", "status"),
+        Index("ix_tables_tournament", "tournament_id"),
+    )
 
 
 class Lease(Base):
@@ -211,3 +221,65 @@ class RatingChange(Base):
     sigma_after: Mapped[float] = mapped_column(Float)
 
     __table_args__ = (Index("ix_rating_changes_guest", "guest_id"),)
+
+
+class TournamentRow(Base):
+    """A tournament: who directs it, its games' rules, and its state as the library keeps it.
+
+    ``state`` is :meth:`buraco.tournament.Tournament.to_dict` as JSON (entrants, movements,
+    VP scale, pairings, results); ``version`` rises with each change, so two processes
+    never both advance a turn. ``next_turn_at`` is when the next turn starts (seconds
+    since the epoch), once the turn before is complete.
+    """
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_by: Mapped[str] = mapped_column(ForeignKey("guests.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    """SHA-256 of the director's secret link."""
+    preset: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    """Players at a table: 4 (entrants are pairs) or 2 (entrants are players)."""
+    pace: Mapped[float] = mapped_column(Float)
+    break_seconds: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10))
+    """``open`` for entries, ``playing``, or ``over``."""
+    state: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer)
+    next_turn_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    __table_args__ = (Index("ix_tournaments_status", "status"),)
+
+
+class EntryRow(Base):
+    """An entrant of a tournament: a pair (two members) or a player.
+
+    Each member is a guest or a bot, or a place kept for a partner who has not joined.
+    """
+
+    __tablename__ = "tournament_entries"
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The entrant's number in the tournament's state, from 0."""
+    members: Mapped[str] = mapped_column(Text)
+    """JSON: one or two of ``{"guest": id, "name": …}``, ``{"bot": spec, "name": …}`` or
+    ``{"open": true}``."""
+
+
+class TournamentDeal(Base):
+    """A duplicate tournament's deck order for one hand of one turn (every table's).
+
+    Committed to when the turn starts (its commitment is in every table's log), its
+    deck and salt shown once the turn is over, as every online deal's are.
+    """
+
+    __tablename__ = "tournament_deals"
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deck: Mapped[str] = mapped_column(Text)
+    cut: Mapped[int] = mapped_column(Integer)
+    salt: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))

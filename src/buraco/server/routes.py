@@ -844,12 +844,16 @@ async def get_game(game_id: int, service: Svc) -> dict[str, Any]:
             "description": "the game record (docs/records.md)",
             "content": {"application/json": {"schema": {"type": "object"}}},
         },
-        **_refusals(404, 422),
+        **_refusals(404, 409, 422),
     },
 )
 async def game_record(game_id: int, service: Svc) -> Response:
-    """The game record (JSON), with each hand's commitment and salt: ``buraco verify`` checks it."""
+    """The game record (JSON), with each hand's commitment and salt: ``buraco verify`` checks it.
+
+    A duplicate tournament's game is held back (409) while its turn is played elsewhere.
+    """
     row = await _game(service, game_id)
+    await _not_held(service, game_id)
     return Response(
         row.record,
         media_type="application/json",
@@ -861,7 +865,7 @@ async def game_record(game_id: int, service: Svc) -> Response:
     "/api/games/{game_id}/replay",
     tags=["games"],
     response_model=None,
-    responses={200: {"model": ReplayOut}, **_refusals(404, 422)},
+    responses={200: {"model": ReplayOut}, **_refusals(404, 409, 422)},
 )
 async def game_replay(
     game_id: int,
@@ -874,11 +878,18 @@ async def game_replay(
     As ``buraco replay --watch`` shows it: a finished game hides nothing.
     """
     row = await _game(service, game_id)
+    await _not_held(service, game_id)
     try:
         game = _replayed(game_id, row.record)
     except BuracoError as exc:  # a record of rules this version refuses (RULINGS 9)
         raise ServiceError("rules.replay", status=422, text=str(exc)) from exc
     return _position(game, hand, step)
+
+
+async def _not_held(service: TableService, game_id: int) -> None:
+    """Refuse a game whose decks other tables of its tournament turn still play."""
+    if await service.store.holds_game(game_id):
+        raise ServiceError("game.held", status=409)
 
 
 @lru_cache(maxsize=32)

@@ -48,7 +48,7 @@ from buraco.server.errors import ServiceError
 from buraco.server.models import EventRow, GameRow, Lease, TableRow
 from buraco.server.ratings import Entrant, ranks_of, shown
 from buraco.server.settings import Settings
-from buraco.server.store import Conflict, RatedMatch, Store, now
+from buraco.server.store import Conflict, RatedMatch, Store, TableResult, now
 from buraco.server.tables import LiveTable, Seat, Sender, dumps
 from buraco.text import has_control
 from buraco.views import seat_view
@@ -667,21 +667,48 @@ class TableService:
                 return
             if g is None and (lt.status != "waiting" or not lt.full()):
                 return
-            deal = new_deal(lt.rules)
-            data: dict[str, Any] = {
-                "deck": deal.deck_text,
-                "cut": deal.cut,
-                "salt": deal.salt,
-                "commitment": deal.commitment,
-            }
+            data: dict[str, Any] = await self._next_deal(lt)
             if g is None:
                 data.update(
                     at=round(time.time(), 3),
                     seed=secrets.randbits(63),
-                    first_dealer=secrets.randbelow(lt.players),
+                    # a duplicate turn's tables deal alike: NS (seat 0) deals first
+                    first_dealer=0 if lt.holds_decks else secrets.randbelow(lt.players),
                     names=[s.name for s in lt.seats],
                 )
             await self._commit(lt, "deal", data, status="playing" if g is None else None)
+
+    async def _next_deal(self, lt: LiveTable) -> dict[str, Any]:
+        """The next hand's deck, cut, salt and commitment.
+
+        From the CSPRNG, or the deal of every table of a duplicate tournament's turn.
+        """
+        if lt.holds_decks and lt.tournament is not None:
+            tid, turn, _table = lt.tournament
+            stored = await self.store.tournament_deal(tid, turn, len(lt.deals) + 1)
+            if stored is not None:
+                return {
+                    "deck": stored.deck,
+                    "cut": stored.cut,
+                    "salt": stored.salt,
+                    "commitment": stored.commitment,
+                }
+        deal = new_deal(lt.rules)
+        return {
+            "deck": deal.deck_text,
+            "cut": deal.cut,
+            "salt": deal.salt,
+            "commitment": deal.commitment,
+        }
+
+    async def adopt_new(self, table_ids: Sequence[str]) -> None:
+        """Take tables just stored (a tournament's turn) into memory, and drive them."""
+        for table_id in table_ids:
+            data = await self.store.table(table_id)
+            assert data is not None
+            lt = self._adopt(LiveTable.from_data(data), [], new=True)
+            await self._rate_seats(lt)
+            self._drive(lt)
 
     async def _finish(self, lt: LiveTable) -> None:
         g = lt.game
@@ -703,8 +730,13 @@ class TableService:
         )
         players = [(s.seat, s.guest_id) for s in lt.seats if s.kind == "guest" and s.guest_id]
         rated = self._rated_match(lt) if lt.rated else None
+        result = None
+        if lt.tournament is not None:
+            tid, turn, table = lt.tournament
+            ns, ew = g.totals[g.side_of[0]], g.totals[g.side_of[1]]
+            result = TableResult(tid, turn, table, ns, ew)
         crash_point("finish")
-        lt.game_id = await self.store.finish_table(lt.id, row, players, rated)
+        lt.game_id = await self.store.finish_table(lt.id, row, players, rated, result)
         crash_point("finished")
         lt.status = "over"
         if rated is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -46,6 +47,7 @@ from sqlalchemy.ext.asyncio import (
 from buraco.server import ratings
 from buraco.server.models import (
     ChatRow,
+    EntryRow,
     EventRow,
     GamePlayer,
     GameRow,
@@ -56,6 +58,8 @@ from buraco.server.models import (
     SeatRow,
     SessionRow,
     TableRow,
+    TournamentDeal,
+    TournamentRow,
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -139,6 +143,17 @@ class TableData:
 
     row: TableRow
     seats: list[SeatRow]
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A tournament table's match points at its end: NS's and EW's over the turn."""
+
+    tournament: str
+    turn: int
+    table: int
+    ns_mp: int
+    ew_mp: int
 
 
 class Store:
@@ -604,6 +619,7 @@ class Store:
         game: GameRow,
         players: Sequence[tuple[int, str]],
         rated: RatedMatch | None = None,
+        tournament: TableResult | None = None,
     ) -> int:
         """Store a table's finished game, who played it, and mark the table over; the game's id.
 
@@ -625,8 +641,169 @@ class Store:
             s.add_all(GamePlayer(game_id=game.id, seat=seat, guest_id=g) for seat, g in players)
             if rated is not None:
                 await self._rate(s, game, rated)
+            if tournament is not None:
+                await self._tournament_result(s, tournament)
             await s.execute(delete(Lease).where(Lease.table_id == table_id))
         return game.id
+
+    async def _tournament_result(self, s: AsyncSession, result: TableResult) -> None:
+        """Record a tournament table's match points (in its game's transaction)."""
+        from buraco.tournament.event import Tournament
+
+        row = (
+            await s.execute(
+                select(TournamentRow).where(TournamentRow.id == result.tournament).with_for_update()
+            )
+        ).scalar_one_or_none()
+        if row is None or row.status != "playing":
+            return
+        t = Tournament.from_dict(json.loads(row.state))
+        t.record(result.table, result.ns_mp, result.ew_mp, turn=result.turn)
+        if not t.missing() and t.turn == result.turn:
+            if t.turn >= len(t.movements):
+                row.status = "over"
+                row.next_turn_at = None
+            else:
+                row.next_turn_at = time.time() + row.break_seconds
+        row.state = json.dumps(t.to_dict())
+        row.version += 1
+
+    # ----- tournaments ---------------------------------------------------------------------
+    async def add_tournament(self, row: TournamentRow) -> None:
+        """Store a new tournament."""
+        async with self.session.begin() as s:
+            s.add(row)
+
+    async def count_open_tournaments(self) -> int:
+        """Tournaments open for entries or being played."""
+        async with self.session() as s:
+            q = select(func.count()).select_from(TournamentRow)
+            q = q.where(TournamentRow.status.in_(("open", "playing")))
+            return int((await s.execute(q)).scalar_one())
+
+    async def tournament(self, tid: str) -> tuple[TournamentRow, list[EntryRow]] | None:
+        """A tournament and its entries in order."""
+        async with self.session() as s:
+            row = await s.get(TournamentRow, tid)
+            if row is None:
+                return None
+            q = select(EntryRow).where(EntryRow.tournament_id == tid).order_by(EntryRow.number)
+            return row, list((await s.execute(q)).scalars())
+
+    async def tournaments(self) -> list[TournamentRow]:
+        """Tournaments open or being played, then the last ones over (newest first, 100)."""
+        async with self.session() as s:
+            q = select(TournamentRow).order_by(
+                (TournamentRow.status == "over").asc(), TournamentRow.created_at.desc()
+            )
+            return list((await s.execute(q.limit(100))).scalars())
+
+    async def add_entry(self, tid: str, number: int, members: str) -> bool:
+        """Add an entry with this number (False: the number was taken meanwhile)."""
+        try:
+            async with self.session.begin() as s:
+                s.add(EntryRow(tournament_id=tid, number=number, members=members))
+        except IntegrityError:
+            return False
+        return True
+
+    async def update_entry(self, tid: str, number: int, before: str, after: str) -> bool:
+        """Change an entry's members if they are still ``before``."""
+        async with self.session.begin() as s:
+            done = await s.execute(
+                update(EntryRow)
+                .where(
+                    EntryRow.tournament_id == tid,
+                    EntryRow.number == number,
+                    EntryRow.members == before,
+                )
+                .values(members=after)
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    async def save_tournament(self, tid: str, version: int, state: str) -> bool:
+        """Store a tournament's new state if it is still at ``version``."""
+        async with self.session.begin() as s:
+            done = await s.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tid, TournamentRow.version == version)
+                .values(state=state, version=version + 1)
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    async def start_turn(
+        self,
+        tid: str,
+        version: int,
+        state: str,
+        tables: Sequence[tuple[TableRow, Sequence[SeatRow]]],
+        deals: Sequence[TournamentDeal],
+        leases: Sequence[Lease],
+    ) -> bool:
+        """A turn's tables, seats and deals, and the tournament's new state, all at once.
+
+        Nothing if the tournament is no longer at ``version`` (another process started it).
+        """
+        async with self.session.begin() as s:
+            done = await s.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tid, TournamentRow.version == version)
+                .values(state=state, version=version + 1, status="playing", next_turn_at=None)
+            )
+            if not done.rowcount:  # type: ignore[attr-defined]
+                return False
+            s.add_all(table for table, _ in tables)
+            await s.flush()
+            s.add_all(seat for _, seats in tables for seat in seats)
+            s.add_all(deals)
+            s.add_all(leases)
+        return True
+
+    async def due_tournaments(self, at: float) -> list[TournamentRow]:
+        """Tournaments whose next turn is due at ``at`` (seconds since the epoch)."""
+        async with self.session() as s:
+            q = select(TournamentRow).where(
+                TournamentRow.status == "playing", TournamentRow.next_turn_at <= at
+            )
+            return list((await s.execute(q.limit(50))).scalars())
+
+    async def tournament_tables(self, tid: str) -> dict[tuple[int, int], tuple[str, str]]:
+        """A tournament's tables: (turn, number) → (table id, status)."""
+        async with self.session() as s:
+            q = select(
+                TableRow.tournament_turn, TableRow.tournament_table, TableRow.id, TableRow.status
+            ).where(TableRow.tournament_id == tid)
+            return {(t or 0, n or 0): (i, st) for t, n, i, st in await s.execute(q)}
+
+    async def tournament_deal(self, tid: str, turn: int, hand: int) -> TournamentDeal | None:
+        """A duplicate tournament's deck order for one hand of a turn."""
+        async with self.session() as s:
+            return await s.get(TournamentDeal, (tid, turn, hand))
+
+    async def holds_game(self, game_id: int) -> bool:
+        """Whether a game's record is held back.
+
+        It is while it is a duplicate tournament's table whose turn is still being
+        played at another table.
+        """
+        async with self.session() as s:
+            found = (
+                await s.execute(
+                    select(TableRow.tournament_id, TableRow.tournament_turn)
+                    .join(GameRow, GameRow.table_id == TableRow.id)
+                    .where(GameRow.id == game_id, TableRow.holds_decks.is_(True))
+                )
+            ).first()
+            if found is None:
+                return False
+            tid, turn = found
+            q = select(func.count()).select_from(TableRow)
+            q = q.where(
+                TableRow.tournament_id == tid,
+                TableRow.tournament_turn == turn,
+                TableRow.status != "over",
+            )
+            return int((await s.execute(q)).scalar_one()) > 0
 
     async def _rate(self, s: AsyncSession, game: GameRow, rated: RatedMatch) -> None:
         """Update the ratings of a rated game's players (in the game's transaction)."""

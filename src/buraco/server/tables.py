@@ -139,6 +139,10 @@ class LiveTable:
     rematch: str | None = None
     rated: bool = False
     """A rated match: its end updates the players' ratings."""
+    tournament: tuple[str, int, int] | None = None
+    """The tournament, turn and table number this table plays, if any."""
+    holds_decks: bool = False
+    """A duplicate tournament's table: a hand's deck and salt are not shown at its end."""
     started_at: float | None = None
     """When the first hand was dealt (seconds since the epoch): a timed match counts from it."""
     game: Game | None = None
@@ -186,6 +190,12 @@ class LiveTable:
             seats=[Seat(s.seat, s.kind, s.bot, s.guest_id, s.invited, s.name) for s in data.seats],
             rematch=row.rematch,
             rated=row.rated,
+            tournament=(
+                (row.tournament_id, row.tournament_turn or 0, row.tournament_table or 0)
+                if row.tournament_id
+                else None
+            ),
+            holds_decks=row.holds_decks,
         )
 
     def load(self, events: Iterable[EventRow]) -> None:
@@ -278,6 +288,9 @@ class LiveTable:
         g = self.game
         assert g is not None
         d = self.deals[hand]
+        if self.holds_decks:
+            # other tables of the tournament's turn play this deck still: only its commitment
+            return {"hand": hand + 1, "commitment": d.commitment, "held": True}
         return {
             "hand": hand + 1,
             "deck": d.deck,

@@ -649,7 +649,7 @@ function handOver(v, seat) {
     box.append(el("p", { class: "ended", id: "ended" }, how));
   }
   box.append(scoresTable(v, v.scores));
-  if (tb.reveal) {
+  if (tb.reveal && tb.reveal.hands) {
     box.append(el("h3", {}, t("over.cards-left")), el("div", { class: "reveal" }, tb.reveal.hands.map((/** @type {string[]} */ h, /** @type {number} */ i) => el("div", {},
       el("strong", {}, `${v.names[i]}: `), h.length ? h.map((c) => cardNode(c)) : t("over.no-cards")))));
     box.append(el("p", { class: "muted small" }, t("over.commitment", { hash: `${tb.reveal.commitment.slice(0, 12)}…` })));

@@ -1,0 +1,343 @@
+"""The REST API of tournaments.
+
+Create one, enter it, fill it with bots, start it, adjust a result, and read its
+tables and standings (JSON or CSV).
+
+The service is :mod:`buraco.server.tournaments`; the movements, VP and standings are
+:mod:`buraco.tournament` (``docs/tournaments.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from pydantic import Field
+
+from buraco.bots import BOTS
+from buraco.rules import PRESETS
+from buraco.server.errors import ServiceError
+from buraco.server.routes import (
+    DISPLAY_NAME,
+    MaybeGuest,
+    NeedGuest,
+    _Body,
+    _Out,
+    _refusals,
+)
+from buraco.server.tournaments import BREAKS, Tournaments, TournamentSpec
+from buraco.tournament.event import MAX_TURNS, Tournament
+from buraco.tournament.pairing import MAX_ENTRANTS
+from buraco.tournament.report import standings_csv
+
+router = APIRouter(tags=["tournaments"])
+
+BOT_SPEC: dict[str, Any] = {"pattern": f"^({'|'.join(BOTS)})(:.*)?$"}
+
+
+def tournaments_of(request: Request) -> Tournaments:
+    """The app's tournaments."""
+    found: Tournaments = request.app.state.tournaments
+    return found
+
+
+Tours = Annotated[Tournaments, Depends(tournaments_of)]
+Secret = Annotated[
+    str | None,
+    Query(max_length=100, description="the director's secret (from the link given at creation)"),
+]
+
+
+class TournamentIn(_Body):
+    """A new tournament."""
+
+    name: Annotated[str, Field(max_length=200, json_schema_extra=DISPLAY_NAME)]
+    preset: Annotated[str, Field(max_length=20, json_schema_extra={"enum": sorted(PRESETS)})] = (
+        "italiano"
+    )
+    players: Annotated[
+        Literal[2, 4], Field(description="4: entrants are pairs; 2: entrants are players")
+    ] = 4
+    movements: Annotated[
+        list[Literal["mitchell", "danish", "danish-modified", "swiss", "round-robin"]],
+        Field(min_length=1, max_length=MAX_TURNS, description="the movement of each turn"),
+    ]
+    hands: Annotated[int, Field(ge=3, le=4, description="hands a turn: its VP scale follows")] = 3
+    duplicate: Annotated[
+        bool, Field(description="every table of a turn is dealt the same cards")
+    ] = False
+    pace: Annotated[float, Field(ge=0, le=5, description="seconds a bot waits to move")] = 1.0
+    break_seconds: Annotated[
+        int, Field(ge=BREAKS[0], le=BREAKS[1], description="between a turn's end and the next")
+    ] = 60
+
+
+class EntryIn(_Body):
+    """An entry: yourself, and (tables of 4) a bot partner or a place kept for a partner."""
+
+    partner: Annotated[
+        str | None,
+        Field(
+            max_length=200,
+            json_schema_extra=BOT_SPEC,
+            description="a bot spec for a bot partner; absent: a place a partner joins",
+        ),
+    ] = None
+
+
+class BotsIn(_Body):
+    """Entries of bots, to fill a short field."""
+
+    count: Annotated[int, Field(ge=1, le=MAX_ENTRANTS)]
+    bot: Annotated[str, Field(max_length=200, json_schema_extra=BOT_SPEC)] = "heuristic"
+
+
+class AdjustIn(_Body):
+    """The director's VP for one table (both absent: the scale's VP again)."""
+
+    turn: Annotated[int, Field(ge=1, le=MAX_TURNS)]
+    table: Annotated[int, Field(ge=1, le=MAX_ENTRANTS)]
+    ns_vp: Annotated[int | None, Field(ge=0, le=20)] = None
+    ew_vp: Annotated[int | None, Field(ge=0, le=20)] = None
+    note: Annotated[str, Field(max_length=200)] = ""
+
+
+class MemberOut(_Out):
+    """A member of an entry."""
+
+    kind: Literal["player", "bot", "open"]
+    name: str | None
+
+
+class EntryOut(_Out):
+    """An entrant."""
+
+    number: int = Field(description="from 0: the entrant's number in turns and standings")
+    name: str
+    members: list[MemberOut]
+
+
+class TableOut(_Out):
+    """A table of a turn, and its result once it is over."""
+
+    table: int
+    ns: int
+    ew: int | None = Field(description="null: NS has a bye")
+    table_id: str | None
+    status: str | None
+    ns_mp: int | None
+    ew_mp: int | None
+    vp: list[int] | None
+    note: str | None
+
+
+class TurnOut(_Out):
+    """A turn: its movement and tables."""
+
+    turn: int
+    movement: str
+    tables: list[TableOut]
+
+
+class StandingOut(_Out):
+    """An entrant's place."""
+
+    place: int
+    entrant: int
+    name: str
+    vp: int
+    mp_for: int
+    mp_against: int
+    played: int
+
+
+class TournamentOut(_Out):
+    """A tournament as everyone sees it."""
+
+    id: str
+    name: str
+    preset: str
+    players: int
+    status: Literal["open", "playing", "over"]
+    pace: float
+    break_seconds: int
+    next_turn_in: float | None = Field(description="seconds until the next turn starts")
+    entries: list[EntryOut]
+    you: int | None = Field(description="your entry's number, if you are entered")
+    movements: list[str]
+    hands: int
+    duplicate: bool
+    turn: int
+    turns: list[TurnOut]
+    standings: list[StandingOut]
+
+
+class CreatedOut(_Out):
+    """A new tournament, its director's secret and the link that carries it."""
+
+    tournament: TournamentOut
+    secret: str
+    link: str
+
+
+class TournamentsOut(_Out):
+    """Tournaments open for entries or being played, then the last ones over."""
+
+    tournaments: list[dict[str, Any]]
+
+
+async def _director(tours: Tournaments, tid: str, guest: Any, secret: str | None) -> None:
+    row, _ = await tours.get(tid)
+    if not tours.is_director(row, guest, secret):
+        raise ServiceError("tournament.director", status=403)
+
+
+@router.post(
+    "/api/tournaments",
+    response_model=CreatedOut,
+    status_code=201,
+    responses=_refusals(400, 401, 413, 422, 429),
+)
+async def create_tournament(body: TournamentIn, tours: Tours, guest: NeedGuest) -> dict[str, Any]:
+    """Make a tournament (you direct it); the secret link lets another browser direct it."""
+    spec = TournamentSpec(
+        name=body.name,
+        preset=body.preset,
+        players=body.players,
+        movements=list(body.movements),
+        hands=body.hands,
+        duplicate=body.duplicate,
+        pace=body.pace,
+        break_seconds=body.break_seconds,
+    )
+    row, secret = await tours.create(guest, spec)
+    return {
+        "tournament": await tours.view(row.id, guest),
+        "secret": secret,
+        "link": f"/#/tournament/{row.id}?secret={secret}",
+    }
+
+
+@router.get("/api/tournaments", response_model=TournamentsOut, responses=_refusals())
+async def list_tournaments(tours: Tours) -> dict[str, Any]:
+    """Tournaments open for entries or being played, then the last ones over."""
+    rows = await tours.store.tournaments()
+    return {
+        "tournaments": [
+            {
+                "id": r.id,
+                "name": r.name,
+                "preset": r.preset,
+                "players": r.players,
+                "status": r.status,
+            }
+            for r in rows
+        ]
+    }
+
+
+@router.get("/api/tournaments/{tid}", response_model=TournamentOut, responses=_refusals(404, 422))
+async def get_tournament(tid: str, tours: Tours, guest: MaybeGuest) -> dict[str, Any]:
+    """A tournament: entries, each turn's tables and results, the standings."""
+    return await tours.view(tid, guest)
+
+
+@router.post(
+    "/api/tournaments/{tid}/entries",
+    response_model=TournamentOut,
+    responses=_refusals(400, 401, 404, 409, 413, 422),
+)
+async def enter_tournament(
+    tid: str, body: EntryIn, tours: Tours, guest: NeedGuest
+) -> dict[str, Any]:
+    """Enter: yourself, with a bot partner or a place kept for a partner who joins."""
+    await tours.enter(tid, guest, body.partner)
+    return await tours.view(tid, guest)
+
+
+@router.post(
+    "/api/tournaments/{tid}/entries/{number}/join",
+    response_model=TournamentOut,
+    responses=_refusals(401, 404, 409, 422),
+)
+async def join_entry(
+    tid: str,
+    number: Annotated[int, Path(ge=0, le=MAX_ENTRANTS)],
+    tours: Tours,
+    guest: NeedGuest,
+) -> dict[str, Any]:
+    """Take the partner's place kept in an entry."""
+    await tours.join(tid, number, guest)
+    return await tours.view(tid, guest)
+
+
+@router.post(
+    "/api/tournaments/{tid}/bots",
+    response_model=TournamentOut,
+    responses=_refusals(400, 403, 404, 409, 413, 422),
+)
+async def add_bots(
+    tid: str, body: BotsIn, tours: Tours, guest: MaybeGuest, secret: Secret = None
+) -> dict[str, Any]:
+    """Fill the field with entries of bots (the director)."""
+    await _director(tours, tid, guest, secret)
+    await tours.add_bots(tid, body.count, body.bot)
+    return await tours.view(tid, guest)
+
+
+@router.post(
+    "/api/tournaments/{tid}/start",
+    response_model=TournamentOut,
+    responses=_refusals(403, 404, 409, 422),
+)
+async def start_tournament(
+    tid: str, tours: Tours, guest: MaybeGuest, secret: Secret = None
+) -> dict[str, Any]:
+    """Close the entries and start the first turn: its tables are made and seated."""
+    await _director(tours, tid, guest, secret)
+    await tours.begin(tid)
+    return await tours.view(tid, guest)
+
+
+@router.post(
+    "/api/tournaments/{tid}/adjust",
+    response_model=TournamentOut,
+    responses=_refusals(400, 403, 404, 409, 413, 422),
+)
+async def adjust_result(
+    tid: str, body: AdjustIn, tours: Tours, guest: MaybeGuest, secret: Secret = None
+) -> dict[str, Any]:
+    """Set a table's VP as the director decides, with the reason (kept and shown)."""
+    await _director(tours, tid, guest, secret)
+    vp: tuple[int, int] | None = None
+    if body.ns_vp is not None and body.ew_vp is not None:
+        vp = (body.ns_vp, body.ew_vp)
+    elif body.ns_vp is not None or body.ew_vp is not None:
+        raise ServiceError("tournament", text="give both sides' VP, or neither to clear")
+    await tours.adjust(tid, body.turn, body.table, vp, body.note)
+    return await tours.view(tid, guest)
+
+
+@router.get(
+    "/api/tournaments/{tid}/standings.csv",
+    response_model=None,
+    responses={
+        200: {
+            "description": "the standings (CSV)",
+            "content": {"text/csv": {"schema": {"type": "string"}}},
+        },
+        **_refusals(404, 409, 422),
+    },
+)
+async def standings_file(tid: str, tours: Tours) -> Response:
+    """The standings as CSV (place, entrant, VP, MP for and against, played, byes)."""
+    row, _ = await tours.get(tid)
+    if row.status == "open":
+        raise ServiceError("tournament.not-started", status=409)
+    t = Tournament.from_dict(json.loads(row.state))
+    return Response(
+        standings_csv(t),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{row.id}.csv"'},
+    )

@@ -1,0 +1,217 @@
+"""Tournaments online: entries, turns made and seated by the server, results, standings."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+import pytest
+
+from serverkit import Server, wait_for
+
+# a short tournament of bots: two tables of four, two Mitchell turns of three hands
+SHORT = {
+    "name": "Giovedì",
+    "preset": "italiano",
+    "players": 4,
+    "movements": ["mitchell", "mitchell"],
+    "hands": 3,
+    "pace": 0,
+    "break_seconds": 0,
+}
+
+
+def make(server: Server, **changes: Any) -> tuple[dict[str, Any], Any, str]:
+    director = server.guest("Dora")
+    r = server.client.post("/api/tournaments", json={**SHORT, **changes}, headers=director.headers)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert body["link"].endswith(body["secret"])
+    return body["tournament"], director, body["secret"]
+
+
+def view(server: Server, tid: str, who: Any = None) -> dict[str, Any]:
+    r = server.client.get(f"/api/tournaments/{tid}", headers=who.headers if who else {})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def test_a_tournament_of_bots_plays_its_turns_and_the_standings_add_up(server: Server) -> None:
+    t, director, _ = make(server)
+    tid = t["id"]
+    assert t["status"] == "open" and t["entries"] == []
+    r = server.client.post(
+        f"/api/tournaments/{tid}/bots", json={"count": 4}, headers=director.headers
+    )
+    assert r.status_code == 200, r.text
+    assert [e["number"] for e in r.json()["entries"]] == [0, 1, 2, 3]
+    r = server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers)
+    assert r.status_code == 200, r.text
+    first = r.json()
+    assert first["status"] == "playing" and first["turn"] == 1
+    tables = first["turns"][0]["tables"]
+    # Mitchell: NS 0 and 1 stay at tables 1 and 2; EW 2 and 3 come to them
+    assert [(x["table"], x["ns"], x["ew"]) for x in tables] == [(1, 0, 2), (2, 1, 3)]
+    assert all(x["table_id"] for x in tables)
+    done = wait_for(lambda: (v := view(server, tid))["status"] == "over" and v, 120)
+    assert [x["turn"] for x in done["turns"]] == [1, 2]
+    assert [(x["ns"], x["ew"]) for x in done["turns"][1]["tables"]] == [(0, 3), (1, 2)]
+    # each table's match points are its game's totals, NS's side first
+    for turn in done["turns"]:
+        for x in turn["tables"]:
+            game = server.client.get(f"/api/tables/{x['table_id']}").json()["table"]["game"]
+            record = server.client.get(f"/api/games/{game}").json()
+            totals = record["totals"]
+            assert (x["ns_mp"], x["ew_mp"]) == (totals[0], totals[1])
+            assert sum(x["vp"]) == 20
+    standings = done["standings"]
+    assert sum(s["vp"] for s in standings) == 20 * 4
+    assert [s["place"] for s in standings] == sorted(s["place"] for s in standings)
+    rows = list(
+        csv.DictReader(io.StringIO(server.client.get(f"/api/tournaments/{tid}/standings.csv").text))
+    )
+    assert [r["entrant"] for r in rows] == [s["name"] for s in standings]
+
+
+def test_entries_partners_and_the_director_alone_may_start(server: Server) -> None:
+    t, director, secret = make(server, movements=["swiss"])
+    tid = t["id"]
+    ana, bia, caio = server.guest("Ana"), server.guest("Bia"), server.guest("Caio")
+    r = server.client.post(f"/api/tournaments/{tid}/entries", json={}, headers=ana.headers)
+    assert r.status_code == 200, r.text
+    assert r.json()["you"] == 0 and r.json()["entries"][0]["members"][1]["kind"] == "open"
+    again = server.client.post(f"/api/tournaments/{tid}/entries", json={}, headers=ana.headers)
+    assert again.status_code == 409 and again.json()["error"]["key"] == "tournament.entered"
+    r = server.client.post(f"/api/tournaments/{tid}/entries/0/join", headers=bia.headers)
+    assert r.status_code == 200 and r.json()["entries"][0]["name"] == "Ana/Bia"
+    r = server.client.post(f"/api/tournaments/{tid}/entries/0/join", headers=caio.headers)
+    assert r.status_code == 409 and r.json()["error"]["key"] == "tournament.no-place"
+    r = server.client.post(
+        f"/api/tournaments/{tid}/entries", json={"partner": "greedy"}, headers=caio.headers
+    )
+    assert r.status_code == 200 and r.json()["entries"][1]["members"][1]["kind"] == "bot"
+    # only the director (or the secret's holder) fills the field and starts it
+    for path in ("bots", "start"):
+        r = server.client.post(
+            f"/api/tournaments/{tid}/{path}", json={"count": 2}, headers=ana.headers
+        )
+        assert r.status_code == 403 and r.json()["error"]["key"] == "tournament.director"
+    r = server.client.post(f"/api/tournaments/{tid}/start?secret={secret}", headers=ana.headers)
+    assert r.status_code == 200, r.text
+    started = r.json()
+    assert started["turn"] == 1 and started["you"] == 0
+    table = started["turns"][0]["tables"][0]
+    assert (table["ns"], table["ew"]) == (0, 1)
+    # Ana and Bia sit NS (seats 0 and 2), Caio and his bot EW
+    seats = server.client.get(f"/api/tables/{table['table_id']}").json()["table"]["seats"]
+    assert [s["name"] for s in seats][0::2] == ["Ana", "Bia"] and seats[1]["name"] == "Caio"
+    late = server.client.post(f"/api/tournaments/{tid}/entries", json={}, headers=director.headers)
+    assert late.status_code == 409 and late.json()["error"]["key"] == "tournament.started"
+
+
+def test_a_duplicate_turn_deals_the_same_cards_at_every_table(server: Server) -> None:
+    t, director, _ = make(server, movements=["mitchell"], duplicate=True)
+    tid = t["id"]
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 4}, headers=director.headers)
+    server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers)
+    done = wait_for(lambda: (v := view(server, tid))["status"] == "over" and v, 120)
+    decks = []
+    for x in done["turns"][0]["tables"]:
+        game = server.client.get(f"/api/tables/{x['table_id']}").json()["table"]["game"]
+        record = server.client.get(f"/api/games/{game}/record").json()
+        decks.append([(h["deck"], h["cut"], h["commitment"]) for h in record["hands"]])
+        assert (
+            record["hands"][0]["first_dealer"] == 0
+            if "first_dealer" in record["hands"][0]
+            else True
+        )
+    assert decks[0] == decks[1] and len(decks[0]) == 3
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [
+        ({"movements": ["nope"]}, "request"),
+        ({"players": 3}, "request"),
+        ({"preset": "aberto", "hands": 2}, "request"),
+        ({"name": " "}, "name.length"),
+        ({"break_seconds": 99999}, "request"),
+    ],
+)
+def test_a_tournament_that_cannot_be_is_refused_with_its_reason(
+    server: Server, body: dict[str, Any], key: str
+) -> None:
+    who = server.guest("Dora")
+    r = server.client.post("/api/tournaments", json={**SHORT, **body}, headers=who.headers)
+    assert r.status_code in (400, 422), r.text
+    assert r.json()["error"]["key"] == key
+
+
+def test_the_director_adjusts_a_result_and_an_unknown_tournament_is_404(server: Server) -> None:
+    t, director, _ = make(server, movements=["mitchell"])
+    tid = t["id"]
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 4}, headers=director.headers)
+    server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers)
+    wait_for(lambda: view(server, tid)["status"] == "over", 120)
+    r = server.client.post(
+        f"/api/tournaments/{tid}/adjust",
+        json={"turn": 1, "table": 2, "ns_vp": 4, "ew_vp": 16, "note": "slow play"},
+        headers=director.headers,
+    )
+    assert r.status_code == 200, r.text
+    table = r.json()["turns"][0]["tables"][1]
+    assert table["vp"] == [4, 16] and table["note"] == "slow play"
+    assert server.client.get("/api/tournaments/nope").status_code == 404
+    assert json.loads(server.client.get("/api/tournaments/nope").text)["error"]["key"] == (
+        "not-found.tournament"
+    )
+
+
+def test_a_duplicate_tables_decks_stay_hidden_until_the_whole_turn_is_over(server: Server) -> None:
+    # the other table of the turn plays the same decks: a finished table's record, and
+    # the deck of each hand at its end, are held back until it is over too
+    t, director, _ = make(server, movements=["mitchell"], duplicate=True)
+    tid = t["id"]
+    ana = server.guest("Ana")
+    r = server.client.post(
+        f"/api/tournaments/{tid}/entries", json={"partner": "greedy"}, headers=ana.headers
+    )
+    assert r.status_code == 200, r.text
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 3}, headers=director.headers)
+    started = server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers).json()
+    mine, bots = started["turns"][0]["tables"]  # Ana's entry is 0: NS at table 1
+    assert mine["ns"] == 0
+    frames: list[str] = []
+    with server.ws(mine["table_id"], ana) as ws:  # Ana is there, and thinks
+        done = wait_for(lambda: view(server, tid)["turns"][0]["tables"][1]["status"] == "over", 120)
+        assert done
+        game = server.client.get(f"/api/tables/{bots['table_id']}").json()["table"]["game"]
+        held = server.client.get(f"/api/games/{game}/record")
+        assert held.status_code == 409 and held.json()["error"]["key"] == "game.held"
+        with server.ws(bots["table_id"]) as watcher:
+            frames.append(watcher.receive_text())
+        play_to_the_end(ws, frames)
+    wait_for(lambda: view(server, tid)["status"] == "over", 60)
+    record = server.client.get(f"/api/games/{game}/record")
+    assert record.status_code == 200
+    decks = [h["deck"] for h in record.json()["hands"]]
+    assert all(deck not in frame for deck in decks for frame in frames)
+
+
+def play_to_the_end(ws: Any, frames: list[str]) -> None:
+    """Play a seat's first legal action at each turn until the match is over."""
+    acted = -1
+    while True:
+        text = ws.receive_text()
+        frames.append(text)
+        m = json.loads(text)
+        if m["type"] == "table" and m["table"]["status"] == "over":
+            return
+        view_ = m.get("view")
+        if m["type"] in ("state", "event") and view_ and view_["legal"] and m["version"] > acted:
+            acted = m["version"]
+            action = view_["legal"][0]
+            ws.send_text(json.dumps({"type": "action", "version": acted, "action": action}))
