@@ -419,3 +419,22 @@ def test_a_table_whose_log_is_unreadable_is_reported_and_the_others_resume(
             assert server.client.get(f"/api/tables/{broken}").status_code == 404
     said = [r.getMessage() for r in caplog.records if f"table {broken} " in r.getMessage()]
     assert len(said) == 1 and "not resumed" in said[0] and why in said[0]
+
+
+def test_the_migrations_make_exactly_the_tables_the_models_describe(tmp_path: Path) -> None:
+    # a column added to a model without its migration (or the other way round) shows here
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import create_engine
+
+    from buraco.server.models import Base
+
+    db = tmp_path / "buraco.db"
+
+    async def migrate() -> None:
+        store = await Store.open(f"sqlite+aiosqlite:///{db}")
+        await store.close()
+
+    asyncio.run(migrate())
+    with create_engine(f"sqlite:///{db}").connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []

@@ -55,13 +55,14 @@ def upgrade() -> None:
         sa.Column("salt", sa.String(64), nullable=False),
         sa.Column("commitment", sa.String(64), nullable=False),
     )
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("tournament_id", sa.String(32), nullable=True))
-        batch.add_column(sa.Column("tournament_turn", sa.Integer, nullable=True))
-        batch.add_column(sa.Column("tournament_table", sa.Integer, nullable=True))
-        batch.add_column(
-            sa.Column("holds_decks", sa.Boolean, nullable=False, server_default=sa.false())
-        )
+    # plain ADD COLUMNs (SQLite takes them as they are: no copy of a table others refer to)
+    op.add_column("tables", sa.Column("tournament_id", sa.String(32), nullable=True))
+    op.add_column("tables", sa.Column("tournament_turn", sa.Integer, nullable=True))
+    op.add_column("tables", sa.Column("tournament_table", sa.Integer, nullable=True))
+    op.add_column(
+        "tables",
+        sa.Column("holds_decks", sa.Boolean, nullable=False, server_default=sa.false()),
+    )
     op.create_index("ix_tables_tournament", "tables", ["tournament_id"])
 
 
