@@ -1081,3 +1081,39 @@ def test_a_rated_match_to_its_end_puts_the_player_on_the_leaderboard(
     page.check("#f-rated")
     create_table(page, ["me", "greedy"])
     expect(page.locator(".seat.mine .rating")).to_have_text(re.compile(r"^ \(-?\d+\)$"))
+
+
+def test_a_tournament_of_two_tables_of_bots_runs_two_turns_to_its_standings(
+    open_page: Callable[..., Page],
+) -> None:
+    # issue 21: "one Playwright test of a 2-table tournament with bots through two turns to
+    # its standings": made, filled with bots and started from the page, in Italian
+    page = open_page(locale="it")
+    page.goto("/")
+    page.fill("#name", "Dora")
+    page.click("#name-submit")
+    page.click("#tournaments-link")
+    expect(page.locator("h1")).to_have_text("Tornei")
+    page.fill("#tour-name", "Giovedì al circolo")
+    page.select_option("#tour-movement", "mitchell")
+    page.fill("#tour-turns", "2")
+    page.fill("#tour-break", "0")
+    page.select_option("#tour-pace", "0")
+    page.click("#tour-create")
+    expect(page.locator("h1")).to_have_text("Giovedì al circolo")
+    expect(page.locator("#tour-director")).to_be_visible()
+    page.fill("#tour-bots", "4")
+    page.click("#tour-add-bots")
+    expect(page.locator("#entries li")).to_have_count(4)
+    assert_accessible(page, "a tournament open for entries")
+    page.click("#tour-start")
+    expect(page.locator("#tour-turn-1")).to_contain_text("Turno 1 (Mitchell)")
+    # both turns played by the bots; the page follows them to the final standings
+    expect(page.locator("#tour-standings")).to_have_text("Classifica finale", timeout=120_000)
+    expect(page.locator("#tour-turn-2")).to_be_visible()
+    rows = page.locator("#standings tbody tr")
+    expect(rows).to_have_count(4)
+    vps = [int(r.locator("td").nth(2).inner_text()) for r in rows.all()]
+    assert sum(vps) == 2 * 2 * 20 and vps == sorted(vps, reverse=True)
+    assert_accessible(page, "a tournament's standings")
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from buraco.server import i18n
 from buraco.server.app import create_app
 from buraco.server.errors import MESSAGES
 from buraco.server.settings import Settings
+from buraco.tournament.event import MOVEMENTS
 
 WEB = Path(str(files("buraco.server").joinpath("web")))
 KEY = re.compile(r'"([a-z]+(?:\.[a-z0-9@-]+)+)"')
@@ -91,6 +92,8 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
     built += [f"option.{name}.help" for name in OPTION_TOPICS]
     built += [f"rules.runs.{aces}" for aces in ("both", "low", "high")]
     built += [f"topic.{topic}" for topic in set(OPTION_TOPICS.values())]
+    built += [f"tour.status.{status}" for status in ("open", "playing", "over")]
+    built += [f"tour.movement.{movement}" for movement in MOVEMENTS]
     assert [k for k in built if k not in words] == []
 
 

@@ -156,6 +156,7 @@ class TournamentOut(_Out):
     """A tournament as everyone sees it."""
 
     id: str
+    director: bool = Field(description="whether you direct it (its maker, or with its secret)")
     name: str
     preset: str
     players: int
@@ -238,9 +239,11 @@ async def list_tournaments(tours: Tours) -> dict[str, Any]:
 
 
 @router.get("/api/tournaments/{tid}", response_model=TournamentOut, responses=_refusals(404, 422))
-async def get_tournament(tid: str, tours: Tours, guest: MaybeGuest) -> dict[str, Any]:
+async def get_tournament(
+    tid: str, tours: Tours, guest: MaybeGuest, secret: Secret = None
+) -> dict[str, Any]:
     """A tournament: entries, each turn's tables and results, the standings."""
-    return await tours.view(tid, guest)
+    return await tours.view(tid, guest, secret)
 
 
 @router.post(
@@ -283,7 +286,7 @@ async def add_bots(
     """Fill the field with entries of bots (the director)."""
     await _director(tours, tid, guest, secret)
     await tours.add_bots(tid, body.count, body.bot)
-    return await tours.view(tid, guest)
+    return await tours.view(tid, guest, secret)
 
 
 @router.post(
@@ -297,7 +300,7 @@ async def start_tournament(
     """Close the entries and start the first turn: its tables are made and seated."""
     await _director(tours, tid, guest, secret)
     await tours.begin(tid)
-    return await tours.view(tid, guest)
+    return await tours.view(tid, guest, secret)
 
 
 @router.post(
@@ -316,7 +319,7 @@ async def adjust_result(
     elif body.ns_vp is not None or body.ew_vp is not None:
         raise ServiceError("tournament", text="give both sides' VP, or neither to clear")
     await tours.adjust(tid, body.turn, body.table, vp, body.note)
-    return await tours.view(tid, guest)
+    return await tours.view(tid, guest, secret)
 
 
 @router.get(

@@ -181,7 +181,7 @@ class Tournaments:
             if partner is None:
                 members.append({"open": True})
             else:
-                members.append(self._bot(partner))
+                members.append(self._bot(partner, {guest.name}))
         return await self._add_entry(row, entries, members)
 
     async def join(self, tid: str, number: int, guest: Guest) -> None:
@@ -206,16 +206,20 @@ class Tournaments:
         if not 1 <= count <= MAX_ENTRANTS - len(entries):
             raise ServiceError("tournament.bots", field="count", most=MAX_ENTRANTS - len(entries))
         for _ in range(count):
-            members = [self._bot(bot) for _ in range(row.players // 2)]
+            taken = {m.get("name") for e in entries for m in json.loads(e.members)}
+            members = []
+            for _ in range(row.players // 2):
+                members.append(self._bot(bot, taken))
+                taken.add(members[-1]["name"])
             row, entries = await self.get(tid)
             await self._add_entry(row, entries, members)
 
-    def _bot(self, spec: str) -> dict[str, Any]:
+    def _bot(self, spec: str, taken: set[Any] | None = None) -> dict[str, Any]:
         try:
             make_bot(spec, seed=0)
         except BuracoError as exc:
             raise ServiceError("seats.bot", field="bot", row=1, text=str(exc)) from None
-        return {"bot": spec, "name": _bot_name()}
+        return {"bot": spec, "name": _bot_name(taken or set())}
 
     async def _add_entry(
         self, row: TournamentRow, entries: list[EntryRow], members: list[dict[str, Any]]
@@ -341,12 +345,15 @@ class Tournaments:
             raise ServiceError("stale", status=409)
 
     # ----- what everyone sees --------------------------------------------------------------------
-    async def view(self, tid: str, guest: Guest | None) -> dict[str, Any]:
+    async def view(
+        self, tid: str, guest: Guest | None, secret: str | None = None
+    ) -> dict[str, Any]:
         """The tournament as the API shows it (no guest ids, no secret)."""
         row, entries = await self.get(tid)
         state = json.loads(row.state)
         out: dict[str, Any] = {
             "id": row.id,
+            "director": self.is_director(row, guest, secret),
             "name": row.name,
             "preset": row.preset,
             "players": row.players,
@@ -454,8 +461,10 @@ _BOT_NAMES = ("Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Lia",
               "Nora", "Otto", "Pia", "Rita", "Sara", "Tino", "Ugo", "Vera", "Zeno")  # fmt: skip
 
 
-def _bot_name() -> str:
-    return f"{secrets.choice(_BOT_NAMES)} (bot)"
+def _bot_name(taken: set[Any]) -> str:
+    """A bot's name no other entrant of the tournament has (while there are such)."""
+    free = [n for n in _BOT_NAMES if f"{n} (bot)" not in taken] or list(_BOT_NAMES)
+    return f"{secrets.choice(free)} (bot)"
 
 
 def _seats(
@@ -474,7 +483,7 @@ def _seats(
                                guest_id=m["guest"], invited=False, name=m["name"]))  # fmt: skip
         else:
             bot = m.get("bot") or tables.settings.stand_in
-            name = m.get("name") or _bot_name()
+            name = m.get("name") or _bot_name(set())
             out.append(SeatRow(table_id=table_id, seat=i, kind="bot", bot=bot, guest_id=None,
                                invited=False, name=name))  # fmt: skip
     return out

@@ -12,6 +12,7 @@ import { showBoard, showProfile } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { app } from "./state.js";
 import { render } from "./table.js";
+import { showTournament, showTournaments } from "./tournaments.js";
 
 /** @type {string | null} the game page last shown, to tell a replay's own steps from a new page */
 let lastGame = null;
@@ -29,6 +30,8 @@ function route() {
   if (parts[0] === "game" && parts[1]) return showReplay(parts[1], params);
   if (parts[0] === "ratings") return showBoard(params.get("preset") || "aberto", Number(params.get("players") || 4));
   if (parts[0] === "player" && parts[1]) return showProfile(decodeURIComponent(parts[1]));
+  if (parts[0] === "tournaments") return showTournaments();
+  if (parts[0] === "tournament" && parts[1]) return showTournament(decodeURIComponent(parts[1]), params.get("secret"));
   return showLobby(params.get("games") || "mine");
 }
 
@@ -56,6 +59,7 @@ function renderHeader() {
   };
   /** @type {HTMLElement} */ (document.getElementById("options")).replaceChildren(
     el("a", { href: "#/ratings", id: "ratings-link" }, t("header.ratings")),
+    el("a", { href: "#/tournaments", id: "tournaments-link" }, t("header.tournaments")),
     el("label", { class: "opt" }, four, ` ${t("header.four-colour")}`),
     alertSwitch("sound", t("header.sound")), alertSwitch("notify", t("header.notify")), choose);
 }

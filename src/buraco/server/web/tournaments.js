@@ -1,0 +1,195 @@
+// Tournaments (docs/tournaments.md#online): the list and the form to make one, and a
+// tournament's page: its entries, your table in each turn, the results and the standings.
+import { api } from "./api.js";
+import { el } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { app, main } from "./state.js";
+
+const MOVEMENTS = ["mitchell", "danish", "danish-modified", "swiss", "round-robin"];
+
+/** The director's number of bot entries to add, as typed. */
+let botsWanted = "2";
+
+/** The tournaments page: those open or played, and a form to make one. */
+export async function showTournaments() {
+  main.replaceChildren(el("h1", {}, t("tour.title")));
+  try {
+    if (!app.presets) app.presets = await api("GET", "/api/presets");
+    const list = await api("GET", "/api/tournaments");
+    main.append(createForm());
+    const rows = list.tournaments.map((/** @type {any} */ x) => el("tr", {},
+      el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(x.id)}` }, x.name)),
+      el("td", {}, t(`preset.${x.preset}`)),
+      el("td", {}, x.players === 4 ? t("tour.pairs") : t("tour.singles")),
+      el("td", {}, t(`tour.status.${x.status}`))));
+    main.append(el("section", { class: "panel", "aria-labelledby": "tour-list" }, el("h2", { id: "tour-list" }, t("tour.list")),
+      rows.length
+        ? el("table", { class: "list", id: "tournaments" }, el("thead", {}, el("tr", {},
+          [t("tour.col.name"), t("tour.col.game"), t("tour.col.entrants"), t("tour.col.status")].map((h) => el("th", { scope: "col" }, h)))),
+        el("tbody", {}, rows))
+        : el("p", { class: "muted" }, t("tour.none"))));
+  } catch (x) { main.append(el("p", { role: "alert" }, /** @type {Error} */ (x).message)); }
+}
+
+/** The form that makes a tournament. */
+function createForm() {
+  const presets = (app.presets && app.presets.presets) || [];
+  const preset = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-preset" },
+    presets.map((/** @type {any} */ p) => el("option", { value: p.name, selected: p.name === "italiano" }, t(`preset.${p.name}`)))));
+  const name = /** @type {HTMLInputElement} */ (el("input", { id: "tour-name", maxlength: "40", required: true, value: t("tour.default-name") }));
+  const players = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-players" },
+    el("option", { value: "4" }, t("tour.pairs")), el("option", { value: "2" }, t("tour.singles"))));
+  const movement = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-movement" },
+    MOVEMENTS.map((m) => el("option", { value: m }, t(`tour.movement.${m}`)))));
+  const turns = /** @type {HTMLInputElement} */ (el("input", { id: "tour-turns", type: "number", min: "1", max: "50", value: "3" }));
+  const hands = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-hands" },
+    el("option", { value: "3" }, tn("tour.hands", 3)), el("option", { value: "4" }, tn("tour.hands", 4))));
+  const duplicate = /** @type {HTMLInputElement} */ (el("input", { id: "tour-duplicate", type: "checkbox" }));
+  const breakSeconds = /** @type {HTMLInputElement} */ (el("input", { id: "tour-break", type: "number", min: "0", max: "3600", value: "60" }));
+  const pace = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-pace" },
+    ["0", "0.5", "1", "2"].map((v) => el("option", { value: v, selected: v === "1" }, t("tour.pace-seconds", { seconds: v })))));
+  const error = el("p", { role: "alert", id: "tour-error" });
+  const form = el("form", { id: "tour-form", class: "panel" },
+    el("h2", {}, t("tour.new")),
+    el("label", {}, t("tour.name"), " ", name),
+    el("label", {}, t("tour.game"), " ", preset),
+    el("label", {}, t("tour.entrants"), " ", players),
+    el("label", {}, t("tour.movement"), " ", movement),
+    el("label", {}, t("tour.turns"), " ", turns),
+    el("label", {}, t("tour.turn-hands"), " ", hands),
+    el("label", { class: "opt" }, duplicate, ` ${t("tour.duplicate")}`),
+    el("label", {}, t("tour.break"), " ", breakSeconds),
+    el("label", {}, t("tour.pace"), " ", pace),
+    el("button", { type: "submit", id: "tour-create" }, t("tour.create")), error);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const count = Math.max(1, Math.min(50, Number(turns.value) || 1));
+    try {
+      const made = await api("POST", "/api/tournaments", {
+        name: name.value, preset: preset.value, players: Number(players.value),
+        movements: Array(count).fill(movement.value), hands: Number(hands.value),
+        duplicate: duplicate.checked, break_seconds: Number(breakSeconds.value) || 0, pace: Number(pace.value),
+      });
+      location.hash = `#/tournament/${encodeURIComponent(made.tournament.id)}?secret=${encodeURIComponent(made.secret)}`;
+    } catch (x) { error.textContent = /** @type {Error} */ (x).message; }
+  });
+  return form;
+}
+
+/** A tournament's page, kept fresh while it is open or played. @param {string} id @param {string | null} secret */
+export async function showTournament(id, secret) {
+  const query = secret ? `?secret=${encodeURIComponent(secret)}` : "";
+  const load = async () => {
+    try {
+      const data = await api("GET", `/api/tournaments/${encodeURIComponent(id)}${query}`);
+      main.replaceChildren(...tournamentPage(data, id, query));
+      if (data.status === "over") clearInterval(app.lobbyTimer);
+    } catch (x) {
+      main.replaceChildren(el("p", { role: "alert" }, /** @type {Error} */ (x).message));
+      clearInterval(app.lobbyTimer);
+    }
+  };
+  await load();
+  app.lobbyTimer = setInterval(load, 3000);
+}
+
+/** @param {any} d @param {string} id @param {string} query @returns {HTMLElement[]} */
+function tournamentPage(d, id, query) {
+  const out = [el("h1", {}, d.name),
+    el("p", { id: "tour-summary" }, t("tour.summary", {
+      game: t(`preset.${d.preset}`), entrants: d.players === 4 ? t("tour.pairs") : t("tour.singles"),
+      turns: d.movements.length, hands: d.hands, status: t(`tour.status.${d.status}`) }),
+    d.duplicate ? ` ${t("tour.duplicate")}` : "")];
+  const error = el("p", { role: "alert", id: "tour-action-error" });
+  /** @param {string} path @param {any} [body] */
+  const act = async (path, body) => {
+    try { await api("POST", `/api/tournaments/${encodeURIComponent(id)}/${path}${query}`, body); await showTournament(id, new URLSearchParams(query.slice(1)).get("secret")); }
+    catch (x) { error.textContent = /** @type {Error} */ (x).message; }
+  };
+  if (d.status === "open") out.push(entryPanel(d, act));
+  else out.push(...turnsPanel(d));
+  if (d.status !== "open") out.push(standingsPanel(d, id));
+  if (d.director && d.status === "open") {
+    // kept across the page's refreshes (every few seconds) while the director types it
+    const count = /** @type {HTMLInputElement} */ (el("input", { id: "tour-bots", type: "number", min: "1", max: "100", value: botsWanted }));
+    count.addEventListener("input", () => { botsWanted = count.value; });
+    const add = el("button", { type: "button", id: "tour-add-bots" }, t("tour.add-bots"));
+    add.addEventListener("click", () => act("bots", { count: Number(count.value) || 1 }));
+    const start = el("button", { type: "button", id: "tour-start" }, t("tour.start"));
+    start.addEventListener("click", () => act("start"));
+    out.push(el("section", { class: "panel", "aria-labelledby": "tour-director" }, el("h2", { id: "tour-director" }, t("tour.director")),
+      el("p", { class: "muted" }, t("tour.director-link")),
+      el("label", {}, t("tour.bots"), " ", count), " ", add, " ", start));
+  }
+  out.push(error);
+  return out;
+}
+
+/** @param {any} d @param {(path: string, body?: any) => Promise<void>} act */
+function entryPanel(d, act) {
+  const items = d.entries.map((/** @type {any} */ e) => {
+    const open = e.members.some((/** @type {any} */ m) => m.kind === "open");
+    const join = el("button", { type: "button", class: "join-entry" }, t("tour.join"));
+    join.addEventListener("click", () => act(`entries/${e.number}/join`));
+    return el("li", { class: d.you === e.number ? "me" : "" },
+      e.members.map((/** @type {any} */ m) => m.kind === "open" ? t("tour.open-place") : m.name).join(" / "),
+      open && d.you === null && app.me ? [" ", join] : null);
+  });
+  const section = el("section", { class: "panel", "aria-labelledby": "tour-entries" }, el("h2", { id: "tour-entries" }, tn("tour.entries", d.entries.length)),
+    items.length ? el("ol", { id: "entries", class: "plain" }, items) : el("p", { class: "muted" }, t("tour.no-entries")));
+  if (d.you === null && app.me) {
+    if (d.players === 4) {
+      const withBot = el("button", { type: "button", id: "tour-enter-bot" }, t("tour.enter-bot"));
+      withBot.addEventListener("click", () => act("entries", { partner: "heuristic" }));
+      const withFriend = el("button", { type: "button", id: "tour-enter-partner" }, t("tour.enter-partner"));
+      withFriend.addEventListener("click", () => act("entries", {}));
+      section.append(el("p", {}, withBot, " ", withFriend));
+    } else {
+      const enter = el("button", { type: "button", id: "tour-enter" }, t("tour.enter"));
+      enter.addEventListener("click", () => act("entries", {}));
+      section.append(el("p", {}, enter));
+    }
+  } else if (d.you !== null) section.append(el("p", { id: "tour-entered" }, t("tour.entered")));
+  return section;
+}
+
+/** @param {any} d @returns {HTMLElement[]} */
+function turnsPanel(d) {
+  const names = d.entries.map((/** @type {any} */ e) => e.name);
+  const out = [];
+  if (d.next_turn_in !== null && d.status === "playing") {
+    out.push(el("p", { id: "tour-next", role: "status" }, t("tour.next-turn", { seconds: Math.ceil(d.next_turn_in) })));
+  }
+  for (const turn of [...d.turns].reverse()) {
+    const mine = turn.tables.find((/** @type {any} */ x) => d.you !== null && (x.ns === d.you || x.ew === d.you));
+    const rows = turn.tables.map((/** @type {any} */ x) => el("tr", { class: x === mine ? "me" : "" },
+      el("td", {}, `${x.table}`),
+      el("td", {}, names[x.ns]),
+      el("td", {}, x.ew === null ? t("tour.bye") : names[x.ew]),
+      el("td", {}, x.ns_mp === null ? "" : `${x.ns_mp}–${x.ew_mp}`),
+      el("td", {}, x.vp ? `${x.vp[0]}–${x.vp[1]}` : "", x.note ? el("span", { class: "muted" }, ` (${x.note})`) : null),
+      el("td", {}, x.table_id ? el("a", { href: `#/table/${encodeURIComponent(x.table_id)}`, class: "tour-table" },
+        x === mine && x.status !== "over" ? t("tour.your-table") : t("tour.watch")) : "")));
+    out.push(el("section", { class: "panel", "aria-labelledby": `tour-turn-${turn.turn}` },
+      el("h2", { id: `tour-turn-${turn.turn}` }, t("tour.turn", { turn: turn.turn, movement: t(`tour.movement.${turn.movement}`) })),
+      mine && mine.table_id && mine.status !== "over" ? el("p", { class: "your-table" }, el("a", { href: `#/table/${encodeURIComponent(mine.table_id)}`, id: "tour-my-table" }, t("tour.go-to-table", { table: mine.table }))) : null,
+      el("table", { class: "list" }, el("thead", {}, el("tr", {},
+        [t("tour.col.table"), t("tour.col.ns"), t("tour.col.ew"), t("tour.col.mp"), t("tour.col.vp"), ""].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, rows))));
+  }
+  return out;
+}
+
+/** @param {any} d @param {string} id */
+function standingsPanel(d, id) {
+  const rows = d.standings.map((/** @type {any} */ s) => el("tr", { class: d.you === s.entrant ? "me" : "" },
+    el("td", {}, `${s.place}`), el("td", {}, s.name), el("td", {}, `${s.vp}`),
+    el("td", {}, `${s.mp_for - s.mp_against}`), el("td", {}, `${s.played}`)));
+  return el("section", { class: "panel", "aria-labelledby": "tour-standings" },
+    el("h2", { id: "tour-standings" }, d.status === "over" ? t("tour.final") : t("tour.standings")),
+    el("table", { class: "list", id: "standings" }, el("thead", {}, el("tr", {},
+      [t("tour.col.place"), t("tour.col.entrant"), t("tour.col.vp"), t("tour.col.difference"), t("tour.col.played")].map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows)),
+    el("p", {}, el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("tour.csv"))));
+}
