@@ -74,6 +74,9 @@ def test_a_tournament_of_bots_plays_its_turns_and_the_standings_add_up(server: S
         csv.DictReader(io.StringIO(server.client.get(f"/api/tournaments/{tid}/standings.csv").text))
     )
     assert [r["entrant"] for r in rows] == [s["name"] for s in standings]
+    page = server.client.get(f"/api/tournaments/{tid}/standings.html")
+    assert page.headers["content-type"].startswith("text/html")
+    assert all(s["name"] in page.text for s in standings) and "Turn 2" in page.text
 
 
 def test_entries_partners_and_the_director_alone_may_start(server: Server) -> None:

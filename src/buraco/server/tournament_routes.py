@@ -29,7 +29,7 @@ from buraco.server.routes import (
 from buraco.server.tournaments import BREAKS, Tournaments, TournamentSpec
 from buraco.tournament.event import MAX_TURNS, Tournament
 from buraco.tournament.pairing import MAX_ENTRANTS
-from buraco.tournament.report import standings_csv
+from buraco.tournament.report import standings_csv, standings_html
 
 router = APIRouter(tags=["tournaments"])
 
@@ -344,3 +344,23 @@ async def standings_file(tid: str, tours: Tours) -> Response:
         media_type="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{row.id}.csv"'},
     )
+
+
+@router.get(
+    "/api/tournaments/{tid}/standings.html",
+    response_model=None,
+    responses={
+        200: {
+            "description": "a page to print: the standings and every turn's tables",
+            "content": {"text/html": {"schema": {"type": "string"}}},
+        },
+        **_refusals(404, 409, 422),
+    },
+)
+async def standings_page(tid: str, tours: Tours) -> Response:
+    """A page to print or publish: the standings and every turn's tables (names escaped)."""
+    row, _ = await tours.get(tid)
+    if row.status == "open":
+        raise ServiceError("tournament.not-started", status=409)
+    t = Tournament.from_dict(json.loads(row.state))
+    return Response(standings_html(t), media_type="text/html")

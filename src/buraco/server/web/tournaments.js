@@ -191,5 +191,6 @@ function standingsPanel(d, id) {
     el("table", { class: "list", id: "standings" }, el("thead", {}, el("tr", {},
       [t("tour.col.place"), t("tour.col.entrant"), t("tour.col.vp"), t("tour.col.difference"), t("tour.col.played")].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows)),
-    el("p", {}, el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("tour.csv"))));
+    el("p", {}, el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("tour.csv")), " · ",
+      el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.html`, target: "_blank", rel: "noopener" }, t("tour.print"))));
 }
