@@ -218,3 +218,34 @@ def play_to_the_end(ws: Any, frames: list[str]) -> None:
             acted = m["version"]
             action = view_["legal"][0]
             ws.send_text(json.dumps({"type": "action", "version": acted, "action": action}))
+
+
+def test_a_rated_tournament_rates_its_players_and_an_absent_one_is_played_by_the_stand_in(
+    tmp_path: Any,
+) -> None:
+    # Ana enters and never comes: the stand-in plays her seat once the grace period is over,
+    # the turns end, and each table's end rates her (a rated tournament)
+    from fastapi.testclient import TestClient
+
+    from buraco.server.app import create_app
+    from serverkit import make_settings
+
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", grace=0.5)
+    with TestClient(create_app(settings)) as client:
+        server = Server(client, settings)
+        t, director, _ = make(server, rated=True, minutes=15)
+        tid = t["id"]
+        ana = server.guest("Ana")
+        r = client.post(
+            f"/api/tournaments/{tid}/entries", json={"partner": "greedy"}, headers=ana.headers
+        )
+        assert r.status_code == 200, r.text
+        client.post(f"/api/tournaments/{tid}/bots", json={"count": 3}, headers=director.headers)
+        started = client.post(f"/api/tournaments/{tid}/start", headers=director.headers).json()
+        assert started["rated"] is True and started["minutes"] == 15
+        mine = started["turns"][0]["tables"][0]
+        summary = client.get(f"/api/tables/{mine['table_id']}").json()["table"]
+        assert summary["rated"] is True and summary["minutes"] == 15
+        wait_for(lambda: view(server, tid)["status"] == "over", 180)
+        board = client.get("/api/ratings?preset=italiano&players=4", headers=ana.headers).json()
+        assert board["you"] is not None and board["you"]["games"] == 2

@@ -244,6 +244,10 @@ class TournamentRow(Base):
     """Players at a table: 4 (entrants are pairs) or 2 (entrants are players)."""
     pace: Mapped[float] = mapped_column(Float)
     break_seconds: Mapped[int] = mapped_column(Integer)
+    minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """A turn's time: its tables end with the hand in play after so many minutes (0: none)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    """Its tables are rated: each table's end updates its players' ratings."""
     status: Mapped[str] = mapped_column(String(10))
     """``open`` for entries, ``playing``, or ``over``."""
     state: Mapped[str] = mapped_column(Text)

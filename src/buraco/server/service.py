@@ -702,11 +702,15 @@ class TableService:
         }
 
     async def adopt_new(self, table_ids: Sequence[str]) -> None:
-        """Take tables just stored (a tournament's turn) into memory, and drive them."""
+        """Take tables just stored (a tournament's turn) into memory, and drive them.
+
+        Their players count as away until they connect: the grace period runs from now,
+        and then the stand-in plays for a player who did not come.
+        """
         for table_id in table_ids:
             data = await self.store.table(table_id)
             assert data is not None
-            lt = self._adopt(LiveTable.from_data(data), [], new=True)
+            lt = self._adopt(LiveTable.from_data(data), [])
             await self._rate_seats(lt)
             self._drive(lt)
 

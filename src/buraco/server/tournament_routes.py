@@ -26,6 +26,7 @@ from buraco.server.routes import (
     _Out,
     _refusals,
 )
+from buraco.server.service import MATCH_MINUTES
 from buraco.server.tournaments import BREAKS, Tournaments, TournamentSpec
 from buraco.tournament.event import MAX_TURNS, Tournament
 from buraco.tournament.pairing import MAX_ENTRANTS
@@ -71,6 +72,17 @@ class TournamentIn(_Body):
     break_seconds: Annotated[
         int, Field(ge=BREAKS[0], le=BREAKS[1], description="between a turn's end and the next")
     ] = 60
+    minutes: Annotated[
+        int,
+        Field(
+            json_schema_extra={"enum": [*MATCH_MINUTES]},
+            description="a turn's time: after it, each table ends with the hand in play (0: "
+            "its hands are played out)",
+        ),
+    ] = 0
+    rated: Annotated[bool, Field(description="each table's end updates its players' ratings")] = (
+        False
+    )
 
 
 class EntryIn(_Body):
@@ -163,6 +175,8 @@ class TournamentOut(_Out):
     status: Literal["open", "playing", "over"]
     pace: float
     break_seconds: int
+    minutes: int
+    rated: bool
     next_turn_in: float | None = Field(description="seconds until the next turn starts")
     entries: list[EntryOut]
     you: int | None = Field(description="your entry's number, if you are entered")
@@ -211,6 +225,8 @@ async def create_tournament(body: TournamentIn, tours: Tours, guest: NeedGuest) 
         duplicate=body.duplicate,
         pace=body.pace,
         break_seconds=body.break_seconds,
+        minutes=body.minutes,
+        rated=body.rated,
     )
     row, secret = await tours.create(guest, spec)
     return {

@@ -34,7 +34,14 @@ from buraco.fairness import new_deal
 from buraco.rules import PRESETS, make_rules
 from buraco.server.errors import ServiceError
 from buraco.server.models import EntryRow, SeatRow, TableRow, TournamentDeal, TournamentRow
-from buraco.server.service import Guest, TableService, _table_row, check_name, token_hash
+from buraco.server.service import (
+    MATCH_MINUTES,
+    Guest,
+    TableService,
+    _table_row,
+    check_name,
+    token_hash,
+)
 from buraco.server.store import now
 from buraco.tournament.event import MAX_TURNS, MOVEMENTS, Tournament
 from buraco.tournament.pairing import MAX_ENTRANTS
@@ -66,6 +73,9 @@ class TournamentSpec:
     pace: float = 1.0
     break_seconds: int = 60
     bye_vp: int = BYE_VP
+    minutes: int = 0
+    """A turn's time: its tables end with the hand in play after so many minutes (0: none)."""
+    rated: bool = False
 
 
 def _config(spec: TournamentSpec) -> dict[str, Any]:
@@ -132,6 +142,9 @@ class Tournaments:
             raise ServiceError("pace", field="pace", low=0.0, high=5.0)
         if not BREAKS[0] <= spec.break_seconds <= BREAKS[1]:
             raise ServiceError("tournament.break", field="break_seconds", most=BREAKS[1])
+        if spec.minutes not in MATCH_MINUTES:
+            minutes = [str(m) for m in MATCH_MINUTES[1:]]
+            raise ServiceError("minutes", field="minutes", minutes=minutes)
         if await self.store.count_open_tournaments() >= MAX_OPEN:
             raise ServiceError("tournament.many", status=429, most=MAX_OPEN)
         secret = secrets.token_urlsafe(16)
@@ -145,6 +158,8 @@ class Tournaments:
             players=spec.players,
             pace=float(spec.pace),
             break_seconds=spec.break_seconds,
+            minutes=spec.minutes,
+            rated=spec.rated,
             status="open",
             state=json.dumps(_config(spec)),
             version=0,
@@ -306,7 +321,8 @@ class Tournaments:
                 invite_hash="",
                 pace=row.pace,
                 turn_timer=0,
-                minutes=0,
+                minutes=row.minutes,
+                rated=row.rated,
             )
             table.tournament_id, table.tournament_turn, table.tournament_table = (
                 row.id,
@@ -343,6 +359,14 @@ class Tournaments:
             raise ServiceError("tournament", text=str(exc)) from None
         if not await self.store.save_tournament(row.id, row.version, json.dumps(t.to_dict())):
             raise ServiceError("stale", status=409)
+        log.info(
+            "tournament %s: turn %d, table %d adjusted by the director to %s (%s)",
+            tid,
+            turn,
+            table,
+            "the scale's VP" if vp is None else f"{vp[0]}-{vp[1]} VP",
+            note,
+        )
 
     # ----- what everyone sees --------------------------------------------------------------------
     async def view(
@@ -360,6 +384,8 @@ class Tournaments:
             "status": row.status,
             "pace": row.pace,
             "break_seconds": row.break_seconds,
+            "minutes": row.minutes,
+            "rated": row.rated,
             "next_turn_in": (
                 max(0.0, round(row.next_turn_at - time.time(), 1))
                 if row.next_turn_at is not None

@@ -46,6 +46,9 @@ function createForm() {
     el("option", { value: "3" }, tn("tour.hands", 3)), el("option", { value: "4" }, tn("tour.hands", 4))));
   const duplicate = /** @type {HTMLInputElement} */ (el("input", { id: "tour-duplicate", type: "checkbox" }));
   const breakSeconds = /** @type {HTMLInputElement} */ (el("input", { id: "tour-break", type: "number", min: "0", max: "3600", value: "60" }));
+  const minutes = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-minutes" },
+    [0, 15, 30, 60, 90].map((m) => el("option", { value: `${m}` }, m ? t("tour.minutes-n", { minutes: m }) : t("tour.minutes-none")))));
+  const rated = /** @type {HTMLInputElement} */ (el("input", { id: "tour-rated", type: "checkbox" }));
   const pace = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-pace" },
     ["0", "0.5", "1", "2"].map((v) => el("option", { value: v, selected: v === "1" }, t("tour.pace-seconds", { seconds: v })))));
   const error = el("p", { role: "alert", id: "tour-error" });
@@ -58,6 +61,8 @@ function createForm() {
     el("label", {}, t("tour.turns"), " ", turns),
     el("label", {}, t("tour.turn-hands"), " ", hands),
     el("label", { class: "opt" }, duplicate, ` ${t("tour.duplicate")}`),
+    el("label", {}, t("tour.minutes"), " ", minutes),
+    el("label", { class: "opt" }, rated, ` ${t("tour.rated")}`),
     el("label", {}, t("tour.break"), " ", breakSeconds),
     el("label", {}, t("tour.pace"), " ", pace),
     el("button", { type: "submit", id: "tour-create" }, t("tour.create")), error);
@@ -70,6 +75,7 @@ function createForm() {
         name: name.value, preset: preset.value, players: Number(players.value),
         movements: Array(count).fill(movement.value), hands: Number(hands.value),
         duplicate: duplicate.checked, break_seconds: Number(breakSeconds.value) || 0, pace: Number(pace.value),
+        minutes: Number(minutes.value), rated: rated.checked,
       });
       location.hash = `#/tournament/${encodeURIComponent(made.tournament.id)}?secret=${encodeURIComponent(made.secret)}`;
     } catch (x) { error.textContent = /** @type {Error} */ (x).message; }

@@ -29,6 +29,8 @@ def upgrade() -> None:
         sa.Column("players", sa.Integer, nullable=False),
         sa.Column("pace", sa.Float, nullable=False),
         sa.Column("break_seconds", sa.Integer, nullable=False),
+        sa.Column("minutes", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("status", sa.String(10), nullable=False),
         sa.Column("state", sa.Text, nullable=False),
         sa.Column("version", sa.Integer, nullable=False),
