@@ -121,3 +121,17 @@ def test_csv_to_the_terminal_and_a_page_are_both_written(tmp_path: Path) -> None
     page = tmp_path / "p.html"
     code, out = run("standings", file, "--csv", "-", "--html", str(page))
     assert code == 0 and out.count("\n") >= 3 and page.exists()
+
+
+def test_a_result_entered_again_says_what_it_replaces_and_a_movement_typo_is_named(
+    tmp_path: Path,
+) -> None:
+    file = str(tmp_path / "t.json")
+    code, out = run("new", file, "-e", "A", "-e", "B", "--movement", "mitchel")
+    assert code == 2 and "no movement 'mitchel'; movements: mitchell" in out
+    run("new", file, "-e", "A", "-e", "B", "--movement", "round-robin")
+    run("pair", file)
+    run("result", file, "1", "900", "500")
+    code, out = run("result", file, "1", "500", "901")
+    assert code == 0 and "replaces the result entered before: 900–500" in out
+    assert "multiples of 5" in out

@@ -249,3 +249,49 @@ def test_a_rated_tournament_rates_its_players_and_an_absent_one_is_played_by_the
         wait_for(lambda: view(server, tid)["status"] == "over", 180)
         board = client.get("/api/ratings?preset=italiano&players=4", headers=ana.headers).json()
         assert board["you"] is not None and board["you"]["games"] == 2
+
+
+def test_entries_are_withdrawn_before_the_start_and_a_tournament_table_knows_its_tournament(
+    server: Server,
+) -> None:
+    # found by trying it as a new user: nothing could be undone, a finished tournament table
+    # offered a rematch, and bot names repeated
+    t, director, _ = make(server, movements=["mitchell"])
+    tid = t["id"]
+    ana, bia = server.guest("Ana"), server.guest("Bia")
+    server.client.post(
+        f"/api/tournaments/{tid}/entries", json={"partner": "greedy"}, headers=ana.headers
+    )
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 12}, headers=director.headers)
+    entries = view(server, tid)["entries"]
+    names = [m["name"] for e in entries for m in e["members"]]
+    assert len(names) == len(set(names)) == 26
+    r = server.client.post(f"/api/tournaments/{tid}/entries/0/withdraw", headers=bia.headers)
+    assert r.status_code == 403 and r.json()["error"]["key"] == "tournament.director"
+    r = server.client.post(f"/api/tournaments/{tid}/entries/0/withdraw", headers=ana.headers)
+    assert r.status_code == 200 and r.json()["you"] is None
+    for number in range(2, 13, 2):  # the director takes six out
+        r = server.client.post(
+            f"/api/tournaments/{tid}/entries/{number}/withdraw", headers=director.headers
+        )
+        assert r.status_code == 200, r.text
+    left = [e["name"] for e in view(server, tid)["entries"]]
+    assert len(left) == 6
+    started = server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers).json()
+    # the entrants are numbered again from 0, in order, and seated by those numbers
+    assert [e["number"] for e in started["entries"]] == list(range(6))
+    assert [e["name"] for e in started["entries"]] == left
+    first = started["turns"][0]["tables"][0]
+    summary = server.client.get(f"/api/tables/{first['table_id']}").json()["table"]
+    assert summary["tournament"] == {"id": tid, "turn": 1, "table": 1}
+    seats = [s["name"] for s in summary["seats"]]
+    ns = started["entries"][first["ns"]]["members"]
+    assert [seats[0], seats[2]] == [m["name"] for m in ns]
+    wait_for(lambda: view(server, tid)["status"] == "over", 180)
+    r = server.client.post(f"/api/tables/{first['table_id']}/rematch", headers=director.headers)
+    assert r.status_code in (403, 409)
+    csv_text = server.client.get(f"/api/tournaments/{tid}/standings.csv")
+    assert (
+        csv_text.content.startswith("\ufeff".encode())
+        and "charset=utf-8" in csv_text.headers["content-type"]
+    )

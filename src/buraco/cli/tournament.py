@@ -59,6 +59,9 @@ def _save(t: Tournament, path: Path) -> None:
 
 def _movements(movement: str, turns: int | None, entrants: int) -> list[str]:
     kinds = [m.strip() for m in movement.split(",")[: MAX_TURNS + 1] if m.strip()]
+    for kind in kinds:
+        if kind not in MOVEMENTS:
+            fail(f"no movement {kind!r}; movements: {', '.join(MOVEMENTS)}")
     if turns is not None and not 1 <= turns <= MAX_TURNS:
         fail(f"--turns is 1 to {MAX_TURNS}, not {turns}")
     if len(kinds) > 1:
@@ -201,11 +204,16 @@ def result(
 ) -> None:
     """Enter (or correct) a table's match points; prints its VP."""
     t = _load(file)
+    before = next((r for r in t.results if (r.turn, r.table) == (turn or t.turn, table)), None)
     try:
         t.record(table, ns_mp, ew_mp, turn=turn)
     except TournamentError as exc:
         fail(str(exc))
     _save(t, file)
+    if before is not None and before.ew is not None:
+        say(f"(this replaces the result entered before: {before.ns_mp}–{before.ew_mp})")
+    if ns_mp % 5 or ew_mp % 5:
+        say("(note: Buraco scores are multiples of 5; check the score sheet)")
     r = next(r for r in t.results if (r.turn, r.table) == (turn or t.turn, table))
     a, b = t.table_vp(r)
     missing = t.missing()

@@ -62,6 +62,8 @@ MESSAGES: dict[str, str] = {
     "tournament.many": "at most {most} tournaments are open or played at once; try later",
     "tournament.entered": "you are entered in this tournament already",
     "tournament.no-place": "entry {entry} keeps no place for a partner",
+    "tournament.no-entry": "there is no entry {entry}",
+    "tournament.rematch": "a tournament's table has no rematch: the tournament goes on",
     "tournament.bots": "add 1 to {most} entries of bots",
     "tournament.full": "the tournament has its {most} entries",
     "tournament.started": "the tournament has started: entries are closed",

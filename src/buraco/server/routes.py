@@ -272,6 +272,14 @@ class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class TableTournament(_Out):
+    """Which tournament table a table is."""
+
+    id: str
+    turn: int
+    table: int
+
+
 class SeatOut(_Out):
     """One seat of a table as everyone sees it (no guest id, no invite code)."""
 
@@ -306,6 +314,10 @@ class TableOut(_Out):
     turn_timer: int
     minutes: int
     rated: Annotated[bool, Field(description="a rated match")] = False
+    tournament: Annotated[
+        TableTournament | None,
+        Field(description="the tournament, turn and table number it plays, if any"),
+    ] = None
     started_at: Annotated[float | None, Field(description="the first deal, seconds since 1970")]
     status: Literal["waiting", "playing", "over", "closed"]
     version: int

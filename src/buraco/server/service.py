@@ -770,6 +770,8 @@ class TableService:
             raise ServiceError("not-over", status=409)
         if lt.seat_of(guest.id) is None:
             raise ServiceError("not-seated.rematch", status=403)
+        if lt.tournament is not None:
+            raise ServiceError("tournament.rematch", status=409)
         async with lt.lock:
             if lt.rematch is not None:
                 found = await self.get(lt.rematch)

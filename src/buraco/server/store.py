@@ -707,6 +707,26 @@ class Store:
             return False
         return True
 
+    async def drop_entry(self, tid: str, number: int) -> None:
+        """Take an entry out (before the tournament starts)."""
+        async with self.session.begin() as s:
+            await s.execute(
+                delete(EntryRow).where(EntryRow.tournament_id == tid, EntryRow.number == number)
+            )
+
+    async def renumber_entries(self, tid: str) -> None:
+        """Number a tournament's entries 0, 1, … in their order (no gaps)."""
+        async with self.session.begin() as s:
+            q = select(EntryRow.number).where(EntryRow.tournament_id == tid)
+            numbers = sorted((await s.execute(q)).scalars())
+            for new, old in enumerate(numbers):
+                if new != old:
+                    await s.execute(
+                        update(EntryRow)
+                        .where(EntryRow.tournament_id == tid, EntryRow.number == old)
+                        .values(number=new)
+                    )
+
     async def update_entry(self, tid: str, number: int, before: str, after: str) -> bool:
         """Change an entry's members if they are still ``before``."""
         async with self.session.begin() as s:

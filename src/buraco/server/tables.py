@@ -355,6 +355,11 @@ class LiveTable:
             "turn_timer": self.turn_timer,
             "minutes": self.minutes,
             "rated": self.rated,
+            "tournament": (
+                {"id": self.tournament[0], "turn": self.tournament[1], "table": self.tournament[2]}
+                if self.tournament is not None
+                else None
+            ),
             "started_at": self.started_at,
             "status": self.status,
             "version": self.version,

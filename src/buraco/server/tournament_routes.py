@@ -292,6 +292,24 @@ async def join_entry(
 
 
 @router.post(
+    "/api/tournaments/{tid}/entries/{number}/withdraw",
+    response_model=TournamentOut,
+    responses=_refusals(403, 404, 409, 422),
+)
+async def withdraw_entry(
+    tid: str,
+    number: Annotated[int, Path(ge=0, le=MAX_ENTRANTS)],
+    tours: Tours,
+    guest: MaybeGuest,
+    secret: Secret = None,
+) -> dict[str, Any]:
+    """Take an entry out before the start: one of its members, or the director."""
+    row, _ = await tours.get(tid)
+    await tours.withdraw(tid, number, guest, tours.is_director(row, guest, secret))
+    return await tours.view(tid, guest, secret)
+
+
+@router.post(
     "/api/tournaments/{tid}/bots",
     response_model=TournamentOut,
     responses=_refusals(400, 403, 404, 409, 413, 422),
@@ -355,9 +373,10 @@ async def standings_file(tid: str, tours: Tours) -> Response:
     if row.status == "open":
         raise ServiceError("tournament.not-started", status=409)
     t = Tournament.from_dict(json.loads(row.state))
+    # with a byte-order mark, so that spreadsheets read the names' accents as UTF-8
     return Response(
-        standings_csv(t),
-        media_type="text/csv",
+        "\ufeff" + standings_csv(t),
+        media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{row.id}.csv"'},
     )
 

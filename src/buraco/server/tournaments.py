@@ -196,7 +196,8 @@ class Tournaments:
             if partner is None:
                 members.append({"open": True})
             else:
-                members.append(self._bot(partner, {guest.name}))
+                taken = {m.get("name") for e in entries for m in json.loads(e.members)}
+                members.append(self._bot(partner, taken | {guest.name}))
         return await self._add_entry(row, entries, members)
 
     async def join(self, tid: str, number: int, guest: Guest) -> None:
@@ -214,14 +215,25 @@ class Tournaments:
         if not await self.store.update_entry(tid, number, entry.members, json.dumps(members)):
             raise ServiceError("tournament.no-place", status=409, entry=number + 1)
 
+    async def withdraw(self, tid: str, number: int, guest: Guest | None, director: bool) -> None:
+        """Take an entry out before the start: its own members, or the director."""
+        row, entries = await self.get(tid)
+        self._open(row)
+        entry = next((e for e in entries if e.number == number), None)
+        if entry is None:
+            raise ServiceError("tournament.no-entry", status=404, entry=number + 1)
+        if not director and (guest is None or not _holds(entry, guest.id)):
+            raise ServiceError("tournament.director", status=403)
+        await self.store.drop_entry(tid, number)
+
     async def add_bots(self, tid: str, count: int, bot: str) -> None:
         """Entries of bots only, to fill a short field (the director's)."""
         row, entries = await self.get(tid)
         self._open(row)
         if not 1 <= count <= MAX_ENTRANTS - len(entries):
             raise ServiceError("tournament.bots", field="count", most=MAX_ENTRANTS - len(entries))
+        taken = {m.get("name") for e in entries for m in json.loads(e.members)}
         for _ in range(count):
-            taken = {m.get("name") for e in entries for m in json.loads(e.members)}
             members = []
             for _ in range(row.players // 2):
                 members.append(self._bot(bot, taken))
@@ -258,6 +270,10 @@ class Tournaments:
         self._open(row)
         if len(entries) < 2:
             raise ServiceError("tournament.few", status=409)
+        if [e.number for e in entries] != list(range(len(entries))):
+            # entries taken out left gaps: the entrants are numbered 0, 1, … in order
+            await self.store.renumber_entries(tid)
+            row, entries = await self.get(tid)
         config = json.loads(row.state)
         names = [_entry_name(json.loads(e.members)) for e in entries]
         try:
@@ -488,9 +504,13 @@ _BOT_NAMES = ("Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Lia",
 
 
 def _bot_name(taken: set[Any]) -> str:
-    """A bot's name no other entrant of the tournament has (while there are such)."""
-    free = [n for n in _BOT_NAMES if f"{n} (bot)" not in taken] or list(_BOT_NAMES)
-    return f"{secrets.choice(free)} (bot)"
+    """A bot's name no other member of the tournament has ("Ivo (bot)", then "Ivo 2 (bot)")."""
+    for round_ in range(1, 1000):
+        suffix = "" if round_ == 1 else f" {round_}"
+        free = [n for n in _BOT_NAMES if f"{n}{suffix} (bot)" not in taken]
+        if free:
+            return f"{secrets.choice(free)}{suffix} (bot)"
+    return f"{secrets.choice(_BOT_NAMES)} (bot)"  # pragma: no cover - a thousand rounds
 
 
 def _seats(

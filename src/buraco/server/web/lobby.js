@@ -84,7 +84,7 @@ function tablesTable(tables) {
           el("a", { href: `#/table/${tb.id}`, class: "watch" }, t("lobby.watch"))]));
   });
   const heads = [t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.seats"), t("lobby.col.open-seats"), hidden(t("lobby.col.actions"))];
-  return el("table", { class: "list" },
+  return el("table", { class: "list compact" },
     el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows));
 }
@@ -99,7 +99,7 @@ export function gamesTable(games) {
     el("td", {}, el("a", { href: `#/game/${g.id}` }, t("lobby.replay")), " · ",
       el("a", { href: `/api/games/${g.id}/record`, download: `buraco-game-${g.id}.json` }, t("lobby.record")))));
   const heads = [t("lobby.col.finished"), t("lobby.col.preset"), t("lobby.col.players"), t("lobby.col.score"), t("lobby.col.hands"), hidden(t("lobby.col.actions"))];
-  return el("table", { class: "list" },
+  return el("table", { class: "list compact" },
     el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows));
 }

@@ -187,6 +187,7 @@ export function render() {
   const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const focusKey = active && active.dataset ? active.dataset.key : null;
   tb.title.textContent = t(tb.info.public ? "table.heading" : "table.heading-private", { preset: tb.info.preset, players: tb.info.players });
+  if (tb.info.tournament) tb.title.textContent += ` · ${t("table.tournament", { turn: tb.info.tournament.turn, table: tb.info.tournament.table })}`;
   const keys = v ? handKeys(v.hand) : [];
   for (const k of [...tb.selected]) if (!keys.includes(k)) tb.selected.delete(k);
   const parts = [];
@@ -663,7 +664,8 @@ function handOver(v, seat) {
       box.append(el("p", {}, el("a", { href: `/api/games/${tb.info.game}/record`, download: `buraco-game-${tb.info.game}.json` }, t("over.download")),
         " · ", el("a", { href: `#/game/${tb.info.game}` }, t("over.replay"))));
     }
-    if (tb.info.rematch) box.append(rematchOffer(tb.info.rematch, seat));
+    if (tb.info.tournament) box.append(backToTournament(tb.info.tournament));
+    else if (tb.info.rematch) box.append(rematchOffer(tb.info.rematch, seat));
     else if (seat !== null) box.append(el("button", { type: "button", class: "primary", id: "rematch", "data-key": "rematch", onclick: rematch }, t("over.rematch")));
   } else {
     if (seat !== null) {
@@ -674,6 +676,12 @@ function handOver(v, seat) {
     if (next !== null) box.append(el("p", { class: "next-deal", id: "next-deal" }, next));
   }
   return box;
+}
+
+/** The way back from a tournament's table to its page. @param {{id: string, turn: number, table: number}} tour */
+function backToTournament(tour) {
+  return el("p", {}, el("a", { href: `#/tournament/${encodeURIComponent(tour.id)}`, class: "button primary", id: "back-to-tournament" },
+    t("over.back-to-tournament", { turn: tour.turn, table: tour.table })));
 }
 
 /**

@@ -2,7 +2,7 @@
 // tournament's page: its entries, your table in each turn, the results and the standings.
 import { api } from "./api.js";
 import { el } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { currentLanguage, t, tn } from "./i18n.js";
 import { app, main } from "./state.js";
 
 const MOVEMENTS = ["mitchell", "danish", "danish-modified", "swiss", "round-robin"];
@@ -50,7 +50,7 @@ function createForm() {
     [0, 15, 30, 60, 90].map((m) => el("option", { value: `${m}` }, m ? t("tour.minutes-n", { minutes: m }) : t("tour.minutes-none")))));
   const rated = /** @type {HTMLInputElement} */ (el("input", { id: "tour-rated", type: "checkbox" }));
   const pace = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-pace" },
-    ["0", "0.5", "1", "2"].map((v) => el("option", { value: v, selected: v === "1" }, t("tour.pace-seconds", { seconds: v })))));
+    ["0", "0.5", "1", "2"].map((v) => el("option", { value: v, selected: v === "1" }, t("tour.pace-seconds", { seconds: new Intl.NumberFormat(currentLanguage()).format(Number(v)) })))));
   const error = el("p", { role: "alert", id: "tour-error" });
   const form = el("form", { id: "tour-form", class: "panel" },
     el("h2", {}, t("tour.new")),
@@ -83,13 +83,21 @@ function createForm() {
   return form;
 }
 
-/** A tournament's page, kept fresh while it is open or played. @param {string} id @param {string | null} secret */
+/** The last refusal of an action on the page, kept across its refreshes until the next action. */
+let lastError = "";
+
+/** A tournament's page, kept fresh while it is open or played (one timer: the route's). @param {string} id @param {string | null} secret */
 export async function showTournament(id, secret) {
+  clearInterval(app.lobbyTimer);
+  lastError = "";
   const query = secret ? `?secret=${encodeURIComponent(secret)}` : "";
+  const here = location.hash;
   const load = async () => {
+    if (location.hash !== here) { clearInterval(app.lobbyTimer); return; }  // gone elsewhere
     try {
       const data = await api("GET", `/api/tournaments/${encodeURIComponent(id)}${query}`);
-      main.replaceChildren(...tournamentPage(data, id, query));
+      if (location.hash !== here) return;
+      main.replaceChildren(...tournamentPage(data, id, query, load));
       if (data.status === "over") clearInterval(app.lobbyTimer);
     } catch (x) {
       main.replaceChildren(el("p", { role: "alert" }, /** @type {Error} */ (x).message));
@@ -100,18 +108,25 @@ export async function showTournament(id, secret) {
   app.lobbyTimer = setInterval(load, 3000);
 }
 
-/** @param {any} d @param {string} id @param {string} query @returns {HTMLElement[]} */
-function tournamentPage(d, id, query) {
+/** @param {any} d @param {string} id @param {string} query @param {() => Promise<void>} reload @returns {HTMLElement[]} */
+function tournamentPage(d, id, query, reload) {
   const out = [el("h1", {}, d.name),
     el("p", { id: "tour-summary" }, t("tour.summary", {
       game: t(`preset.${d.preset}`), entrants: d.players === 4 ? t("tour.pairs") : t("tour.singles"),
-      turns: d.movements.length, hands: d.hands, status: t(`tour.status.${d.status}`) }),
+      turns: tn("tour.turns-n", d.movements.length), hands: tn("tour.hands", d.hands), status: t(`tour.status.${d.status}`) }),
     d.duplicate ? ` ${t("tour.duplicate")}` : "")];
-  const error = el("p", { role: "alert", id: "tour-action-error" });
+  if (d.status === "open") {
+    // the link for players: the page's address without the director's secret
+    const link = `${location.origin}${location.pathname}#/tournament/${encodeURIComponent(id)}`;
+    out.push(el("p", { id: "tour-share" }, t("tour.share"), " ", el("code", {}, link)));
+    if (!app.me) out.push(el("p", { id: "tour-need-name" }, el("a", { href: "#/" }, t("tour.need-name"))));
+  }
+  const error = el("p", { role: "alert", id: "tour-action-error" }, lastError);
   /** @param {string} path @param {any} [body] */
   const act = async (path, body) => {
-    try { await api("POST", `/api/tournaments/${encodeURIComponent(id)}/${path}${query}`, body); await showTournament(id, new URLSearchParams(query.slice(1)).get("secret")); }
-    catch (x) { error.textContent = /** @type {Error} */ (x).message; }
+    try { await api("POST", `/api/tournaments/${encodeURIComponent(id)}/${path}${query}`, body); lastError = ""; }
+    catch (x) { lastError = /** @type {Error} */ (x).message; }
+    await reload();
   };
   if (d.status === "open") out.push(entryPanel(d, act));
   else out.push(...turnsPanel(d));
@@ -138,9 +153,12 @@ function entryPanel(d, act) {
     const open = e.members.some((/** @type {any} */ m) => m.kind === "open");
     const join = el("button", { type: "button", class: "join-entry" }, t("tour.join"));
     join.addEventListener("click", () => act(`entries/${e.number}/join`));
+    const withdraw = el("button", { type: "button", class: "withdraw-entry" }, d.you === e.number ? t("tour.withdraw") : t("tour.remove"));
+    withdraw.addEventListener("click", () => act(`entries/${e.number}/withdraw`));
     return el("li", { class: d.you === e.number ? "me" : "" },
       e.members.map((/** @type {any} */ m) => m.kind === "open" ? t("tour.open-place") : m.name).join(" / "),
-      open && d.you === null && app.me ? [" ", join] : null);
+      open && d.you === null && app.me ? [" ", join] : null,
+      d.you === e.number || d.director ? [" ", withdraw] : null);
   });
   const section = el("section", { class: "panel", "aria-labelledby": "tour-entries" }, el("h2", { id: "tour-entries" }, tn("tour.entries", d.entries.length)),
     items.length ? el("ol", { id: "entries", class: "plain" }, items) : el("p", { class: "muted" }, t("tour.no-entries")));
@@ -180,9 +198,9 @@ function turnsPanel(d) {
     out.push(el("section", { class: "panel", "aria-labelledby": `tour-turn-${turn.turn}` },
       el("h2", { id: `tour-turn-${turn.turn}` }, t("tour.turn", { turn: turn.turn, movement: t(`tour.movement.${turn.movement}`) })),
       mine && mine.table_id && mine.status !== "over" ? el("p", { class: "your-table" }, el("a", { href: `#/table/${encodeURIComponent(mine.table_id)}`, id: "tour-my-table" }, t("tour.go-to-table", { table: mine.table }))) : null,
-      el("table", { class: "list" }, el("thead", {}, el("tr", {},
+      el("div", { class: "scroll" }, el("table", { class: "list" }, el("thead", {}, el("tr", {},
         [t("tour.col.table"), t("tour.col.ns"), t("tour.col.ew"), t("tour.col.mp"), t("tour.col.vp"), ""].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, rows))));
+      el("tbody", {}, rows)))));
   }
   return out;
 }
@@ -194,9 +212,9 @@ function standingsPanel(d, id) {
     el("td", {}, `${s.mp_for - s.mp_against}`), el("td", {}, `${s.played}`)));
   return el("section", { class: "panel", "aria-labelledby": "tour-standings" },
     el("h2", { id: "tour-standings" }, d.status === "over" ? t("tour.final") : t("tour.standings")),
-    el("table", { class: "list", id: "standings" }, el("thead", {}, el("tr", {},
-      [t("tour.col.place"), t("tour.col.entrant"), t("tour.col.vp"), t("tour.col.difference"), t("tour.col.played")].map((h) => el("th", { scope: "col" }, h)))),
-    el("tbody", {}, rows)),
+    el("div", { class: "scroll" }, el("table", { class: "list", id: "standings" }, el("thead", {}, el("tr", {},
+      [t("tour.col.place"), d.players === 4 ? t("tour.col.pair") : t("tour.col.player"), t("tour.col.vp"), t("tour.col.difference"), t("tour.col.turns-played")].map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows))),
     el("p", {}, el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("tour.csv")), " · ",
       el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.html`, target: "_blank", rel: "noopener" }, t("tour.print"))));
 }
