@@ -88,9 +88,23 @@ def test_entries_partners_and_the_director_alone_may_start(server: Server) -> No
     assert r.json()["you"] == 0 and r.json()["entries"][0]["members"][1]["kind"] == "open"
     again = server.client.post(f"/api/tournaments/{tid}/entries", json={}, headers=ana.headers)
     assert again.status_code == 409 and again.json()["error"]["key"] == "tournament.entered"
-    r = server.client.post(f"/api/tournaments/{tid}/entries/0/join", headers=bia.headers)
+    code = r.json()["partner_code"]
+    assert code and server.client.get(f"/api/tournaments/{tid}").json()["partner_code"] is None
+    # the place is the partner's who has the code (found by review: anyone could take it)
+    r = server.client.post(
+        f"/api/tournaments/{tid}/entries/0/join", json={"code": "guess"}, headers=caio.headers
+    )
+    assert r.status_code == 403 and r.json()["error"]["key"] == "tournament.code"
+    r = server.client.post(
+        f"/api/tournaments/{tid}/entries/0/join", json={"code": code}, headers=bia.headers
+    )
     assert r.status_code == 200 and r.json()["entries"][0]["name"] == "Ana/Bia"
-    r = server.client.post(f"/api/tournaments/{tid}/entries/0/join", headers=caio.headers)
+    # a partner who joined may not take the entry out
+    r = server.client.post(f"/api/tournaments/{tid}/entries/0/withdraw", headers=bia.headers)
+    assert r.status_code == 403
+    r = server.client.post(
+        f"/api/tournaments/{tid}/entries/0/join", json={"code": code}, headers=caio.headers
+    )
     assert r.status_code == 409 and r.json()["error"]["key"] == "tournament.no-place"
     r = server.client.post(
         f"/api/tournaments/{tid}/entries", json={"partner": "greedy"}, headers=caio.headers
@@ -194,8 +208,18 @@ def test_a_duplicate_tables_decks_stay_hidden_until_the_whole_turn_is_over(serve
         game = server.client.get(f"/api/tables/{bots['table_id']}").json()["table"]["game"]
         held = server.client.get(f"/api/games/{game}/record")
         assert held.status_code == 409 and held.json()["error"]["key"] == "game.held"
+        # found by review: watching the other table showed its cards; refused until the turn ends
         with server.ws(bots["table_id"]) as watcher:
-            frames.append(watcher.receive_text())
+            refused = json.loads(watcher.receive_text())
+            frames.append(json.dumps(refused))
+            assert refused["type"] == "error" and refused["key"] == "game.held"
+        # and the director may not set the VP of a table still in play
+        r = server.client.post(
+            f"/api/tournaments/{tid}/adjust",
+            json={"turn": 1, "table": mine["table"], "ns_vp": 10, "ew_vp": 10, "note": "x"},
+            headers=director.headers,
+        )
+        assert r.status_code == 409 and r.json()["error"]["key"] == "tournament.in-play"
         play_to_the_end(ws, frames)
     wait_for(lambda: view(server, tid)["status"] == "over", 60)
     record = server.client.get(f"/api/games/{game}/record")
@@ -295,3 +319,26 @@ def test_entries_are_withdrawn_before_the_start_and_a_tournament_table_knows_its
         csv_text.content.startswith("\ufeff".encode())
         and "charset=utf-8" in csv_text.headers["content-type"]
     )
+
+
+def test_a_bot_that_reads_a_file_of_the_machine_is_not_offered_online(server: Server) -> None:
+    # found by review: policy:path=… made the server load any file
+    t, director, _ = make(server)
+    r = server.client.post(
+        f"/api/tournaments/{t['id']}/bots",
+        json={"count": 1, "bot": "policy:path=/etc/passwd"},
+        headers=director.headers,
+    )
+    assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-offline"
+    r = server.client.post(
+        "/api/tables",
+        json={"players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "policy:path=/x"}]},
+        headers=director.headers,
+    )
+    assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-offline"
+    r = server.client.post(
+        f"/api/tournaments/{t['id']}/bots",
+        json={"count": 1, "bot": "mcts:time=60"},
+        headers=director.headers,
+    )
+    assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-seconds"

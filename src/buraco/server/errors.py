@@ -64,6 +64,13 @@ MESSAGES: dict[str, str] = {
     "tournament.no-place": "entry {entry} keeps no place for a partner",
     "tournament.no-entry": "there is no entry {entry}",
     "tournament.rematch": "a tournament's table has no rematch: the tournament goes on",
+    "tournament.code": "this place is kept for the partner who has its code",
+    "tournament.in-play": "table {table} is still being played: its result comes with its end",
+    "tournament.duplicate-timed": (
+        "duplicate deals need the hands played out (timed tables play different numbers)"
+    ),
+    "tournament.yours": "you have {most} tournaments open or being played already",
+    "seats.bot-offline": "seat {row}: the bot {bot} plays only on its own machine, not online",
     "tournament.bots": "add 1 to {most} entries of bots",
     "tournament.full": "the tournament has its {most} entries",
     "tournament.started": "the tournament has started: entries are closed",

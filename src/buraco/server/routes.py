@@ -39,6 +39,7 @@ from buraco.server.accounts import Limit, name_key
 from buraco.server.errors import ServiceError
 from buraco.server.service import (
     MATCH_MINUTES,
+    OFFLINE_BOTS,
     PACES,
     SEAT_KINDS,
     TURN_TIMERS,
@@ -51,7 +52,7 @@ from buraco.server.service import (
 from buraco.server.settings import Settings
 from buraco.server.store import Store
 from buraco.server.tables import LiveTable
-from buraco.server.ws import CLOSE_NOT_FOUND, serve_table
+from buraco.server.ws import CLOSE_HELD, CLOSE_NOT_FOUND, serve_table
 from buraco.text import CONTROLS
 from buraco.views import seat_view, spectator_view
 
@@ -147,6 +148,10 @@ class GuestOut(BaseModel):
     account: bool = False
 
 
+ONLINE_BOT_PATTERN = f"^({'|'.join(b for b in BOTS if b not in OFFLINE_BOTS)})(:.*)?$"
+"""The JSON Schema pattern of a bot spec a server takes (the bots offered online)."""
+
+
 class SeatIn(_Body):
     """One seat of a new table."""
 
@@ -165,7 +170,7 @@ class SeatIn(_Body):
         str | None,
         Field(
             max_length=200,
-            json_schema_extra={"pattern": f"^({'|'.join(BOTS)})(:.*)?$"},
+            json_schema_extra={"pattern": ONLINE_BOT_PATTERN},
             description="with kind bot, a bot spec (docs/bots.md): a bot's name, then its "
             "parameters after a colon (mcts:time=2); a parameter the bot does not take is "
             "refused (seats.bot), and so is a search budget over the server's limit "
@@ -1013,6 +1018,14 @@ async def table_socket(
         # accepted first, so the browser sees the close code and its reason
         await ws.accept()
         await ws.close(code=CLOSE_NOT_FOUND, reason="no such table")
+        return
+    # a duplicate tournament's table: its cards are every table's of the turn, so only its
+    # players see it until the whole turn is over
+    watcher = lt.seat_of(guest.id if guest else None) is None
+    if lt.holds_decks and watcher and await service.store.holds_table(lt.id):
+        await ws.accept()
+        await ws.send_text(json.dumps({"type": "error", **ServiceError("game.held").as_dict()}))
+        await ws.close(code=CLOSE_HELD, reason="played elsewhere still")
         return
     await ws.accept()
     await serve_table(ws, service, ws.app.state.settings, lt, guest, since)

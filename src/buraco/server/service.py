@@ -65,6 +65,9 @@ PACES = (0.0, 5.0)
 TURN_TIMERS = (0, 30, 60, 120)
 """The turn timers a table may set, in seconds (0: none)."""
 
+OFFLINE_BOTS = ("policy",)
+"""Bots not offered online (the policy bot reads a model file of the machine)."""
+
 MATCH_MINUTES = (0, 15, 30, 60, 90)
 """The lengths a timed match may have, in minutes (0: not timed)."""
 
@@ -312,6 +315,8 @@ class TableService:
                 raise ServiceError("seats.kind", field="seats", row=i + 1, kinds=[*SEAT_KINDS])
             if kind == "bot":
                 bot = s.get("bot")
+                if isinstance(bot, str) and bot.partition(":")[0].strip().lower() in OFFLINE_BOTS:
+                    raise ServiceError("seats.bot-offline", field="seats", row=i + 1, bot=bot[:20])
                 try:
                     make_bot(bot if isinstance(bot, str) else "", seed=0)
                 except BuracoError as exc:

@@ -371,10 +371,12 @@ class Store:
             await s.execute(update(Guest).where(Guest.id == guest_id).values(name=name))
 
     async def count_tables_by(self, guest_id: str) -> int:
-        """How many unfinished tables a guest has created."""
+        """How many unfinished tables a guest has created (a tournament's are not counted)."""
         async with self.session() as s:
             q = select(func.count()).where(
-                TableRow.created_by == guest_id, TableRow.status != "over"
+                TableRow.created_by == guest_id,
+                TableRow.status != "over",
+                TableRow.tournament_id.is_(None),
             )
             return int((await s.execute(q)).scalar_one())
 
@@ -674,11 +676,13 @@ class Store:
         async with self.session.begin() as s:
             s.add(row)
 
-    async def count_open_tournaments(self) -> int:
-        """Tournaments open for entries or being played."""
+    async def count_open_tournaments(self, by: str | None = None) -> int:
+        """Tournaments open for entries or being played (made by ``by``, if given)."""
         async with self.session() as s:
             q = select(func.count()).select_from(TournamentRow)
             q = q.where(TournamentRow.status.in_(("open", "playing")))
+            if by is not None:
+                q = q.where(TournamentRow.created_by == by)
             return int((await s.execute(q)).scalar_one())
 
     async def tournament(self, tid: str) -> tuple[TournamentRow, list[EntryRow]] | None:
@@ -698,25 +702,54 @@ class Store:
             )
             return list((await s.execute(q.limit(100))).scalars())
 
-    async def add_entry(self, tid: str, number: int, members: str) -> bool:
-        """Add an entry with this number (False: the number was taken meanwhile)."""
+    @staticmethod
+    async def _entries_change(s: AsyncSession, tid: str) -> bool:
+        """Move an open tournament's version on, in the transaction that changes its entries.
+
+        False when it is no longer open: nothing changes once it has started, and a start
+        that read the entries before sees the change and stops.
+        """
+        done = await s.execute(
+            update(TournamentRow)
+            .where(TournamentRow.id == tid, TournamentRow.status == "open")
+            .values(version=TournamentRow.version + 1)
+        )
+        return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    async def add_entries(self, tid: str, first: int, members: Sequence[str]) -> bool:
+        """Add entries numbered from ``first`` (False: taken meanwhile, or started)."""
         try:
             async with self.session.begin() as s:
-                s.add(EntryRow(tournament_id=tid, number=number, members=members))
+                if not await self._entries_change(s, tid):
+                    return False
+                s.add_all(
+                    EntryRow(tournament_id=tid, number=first + i, members=m)
+                    for i, m in enumerate(members)
+                )
         except IntegrityError:
             return False
         return True
 
-    async def drop_entry(self, tid: str, number: int) -> None:
-        """Take an entry out (before the tournament starts)."""
+    async def drop_entry(self, tid: str, number: int) -> bool:
+        """Take an entry out (False: the tournament has started)."""
         async with self.session.begin() as s:
+            if not await self._entries_change(s, tid):
+                return False
             await s.execute(
                 delete(EntryRow).where(EntryRow.tournament_id == tid, EntryRow.number == number)
             )
+            return True
 
-    async def renumber_entries(self, tid: str) -> None:
-        """Number a tournament's entries 0, 1, … in their order (no gaps)."""
+    async def renumber_entries(self, tid: str, version: int) -> bool:
+        """Number a tournament's entries 0, 1, … in order, if it is still at ``version``."""
         async with self.session.begin() as s:
+            done = await s.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tid, TournamentRow.version == version)
+                .values(version=version + 1)
+            )
+            if not done.rowcount:  # type: ignore[attr-defined]
+                return False
             q = select(EntryRow.number).where(EntryRow.tournament_id == tid)
             numbers = sorted((await s.execute(q)).scalars())
             for new, old in enumerate(numbers):
@@ -726,10 +759,13 @@ class Store:
                         .where(EntryRow.tournament_id == tid, EntryRow.number == old)
                         .values(number=new)
                     )
+            return True
 
     async def update_entry(self, tid: str, number: int, before: str, after: str) -> bool:
-        """Change an entry's members if they are still ``before``."""
+        """Change an entry's members if they are still ``before`` (and it is still open)."""
         async with self.session.begin() as s:
+            if not await self._entries_change(s, tid):
+                return False
             done = await s.execute(
                 update(EntryRow)
                 .where(
@@ -739,7 +775,10 @@ class Store:
                 )
                 .values(members=after)
             )
-            return bool(done.rowcount)  # type: ignore[attr-defined]
+            if not done.rowcount:  # type: ignore[attr-defined]
+                await s.rollback()
+                return False
+            return True
 
     async def save_tournament(self, tid: str, version: int, state: str) -> bool:
         """Store a tournament's new state if it is still at ``version``."""
@@ -799,6 +838,23 @@ class Store:
         """A duplicate tournament's deck order for one hand of a turn."""
         async with self.session() as s:
             return await s.get(TournamentDeal, (tid, turn, hand))
+
+    async def holds_table(self, table_id: str) -> bool:
+        """Whether a duplicate tournament's table is hidden from watchers.
+
+        It is while some table of its turn is not over.
+        """
+        async with self.session() as s:
+            row = await s.get(TableRow, table_id)
+            if row is None or not row.holds_decks:
+                return False
+            q = select(func.count()).select_from(TableRow)
+            q = q.where(
+                TableRow.tournament_id == row.tournament_id,
+                TableRow.tournament_turn == row.tournament_turn,
+                TableRow.status != "over",
+            )
+            return int((await s.execute(q)).scalar_one()) > 0
 
     async def holds_game(self, game_id: int) -> bool:
         """Whether a game's record is held back.

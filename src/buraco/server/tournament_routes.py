@@ -13,13 +13,13 @@ import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from buraco.bots import BOTS
 from buraco.rules import PRESETS
 from buraco.server.errors import ServiceError
 from buraco.server.routes import (
     DISPLAY_NAME,
+    ONLINE_BOT_PATTERN,
     MaybeGuest,
     NeedGuest,
     _Body,
@@ -34,7 +34,7 @@ from buraco.tournament.report import standings_csv, standings_html
 
 router = APIRouter(tags=["tournaments"])
 
-BOT_SPEC: dict[str, Any] = {"pattern": f"^({'|'.join(BOTS)})(:.*)?$"}
+BOT_SPEC: dict[str, Any] = {"pattern": ONLINE_BOT_PATTERN}
 
 
 def tournaments_of(request: Request) -> Tournaments:
@@ -52,6 +52,15 @@ Secret = Annotated[
 
 class TournamentIn(_Body):
     """A new tournament."""
+
+    # duplicate deals need the hands played out: no time a turn
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "if": {"properties": {"duplicate": {"const": True}}, "required": ["duplicate"]},
+            "then": {"properties": {"minutes": {"const": 0}}},
+        },
+    )
 
     name: Annotated[str, Field(max_length=200, json_schema_extra=DISPLAY_NAME)]
     preset: Annotated[str, Field(max_length=20, json_schema_extra={"enum": sorted(PRESETS)})] = (
@@ -96,6 +105,12 @@ class EntryIn(_Body):
             description="a bot spec for a bot partner; absent: a place a partner joins",
         ),
     ] = None
+
+
+class JoinEntryIn(_Body):
+    """The code that opens a partner's place (its entrant has it)."""
+
+    code: Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class BotsIn(_Body):
@@ -180,6 +195,9 @@ class TournamentOut(_Out):
     next_turn_in: float | None = Field(description="seconds until the next turn starts")
     entries: list[EntryOut]
     you: int | None = Field(description="your entry's number, if you are entered")
+    partner_code: str | None = Field(
+        description="the code of your entry's partner place, for you to pass on (yours only)"
+    )
     movements: list[str]
     hands: int
     duplicate: bool
@@ -278,16 +296,17 @@ async def enter_tournament(
 @router.post(
     "/api/tournaments/{tid}/entries/{number}/join",
     response_model=TournamentOut,
-    responses=_refusals(401, 404, 409, 422),
+    responses=_refusals(401, 403, 404, 409, 413, 422),
 )
 async def join_entry(
     tid: str,
     number: Annotated[int, Path(ge=0, le=MAX_ENTRANTS)],
+    body: JoinEntryIn,
     tours: Tours,
     guest: NeedGuest,
 ) -> dict[str, Any]:
-    """Take the partner's place kept in an entry."""
-    await tours.join(tid, number, guest)
+    """Take the partner's place kept in an entry, with the code its entrant passed on."""
+    await tours.join(tid, number, guest, body.code)
     return await tours.view(tid, guest)
 
 

@@ -36,8 +36,10 @@ from buraco.server.errors import ServiceError
 from buraco.server.models import EntryRow, SeatRow, TableRow, TournamentDeal, TournamentRow
 from buraco.server.service import (
     MATCH_MINUTES,
+    OFFLINE_BOTS,
     Guest,
     TableService,
+    _check_budget,
     _table_row,
     check_name,
     token_hash,
@@ -55,6 +57,12 @@ BREAKS = (0, 3600)
 
 MAX_OPEN = 200
 """The most tournaments open for entries or being played at once (on the whole site)."""
+
+MAX_OPEN_PER_GUEST = 3
+"""The most tournaments one player may have open or being played."""
+
+TURN_TIMER = 120
+"""Seconds a player of a tournament's table has for a turn before the stand-in moves."""
 
 CHECK_EVERY = 1.0
 """Seconds between looks for a turn that is due."""
@@ -111,12 +119,15 @@ class Tournaments:
     async def _keep(self) -> None:
         while True:
             try:
-                for row in await self.store.due_tournaments(time.time()):
-                    await self._next_turn(row)
-            except asyncio.CancelledError:
-                raise
+                due = await self.store.due_tournaments(time.time())
             except Exception:  # a database that is away: the next look tries again
                 log.exception("tournaments: looking for a due turn failed")
+                due = []
+            for row in due:
+                try:
+                    await self._next_turn(row)
+                except Exception:  # one tournament's trouble holds up no other
+                    log.exception("tournament %s: its next turn failed", row.id)
             await asyncio.sleep(CHECK_EVERY)
 
     # ----- making and entering ------------------------------------------------------------------
@@ -145,8 +156,13 @@ class Tournaments:
         if spec.minutes not in MATCH_MINUTES:
             minutes = [str(m) for m in MATCH_MINUTES[1:]]
             raise ServiceError("minutes", field="minutes", minutes=minutes)
+        if spec.duplicate and spec.minutes:
+            # timed tables play different numbers of hands: not the same cards to compare
+            raise ServiceError("tournament.duplicate-timed", field="minutes")
         if await self.store.count_open_tournaments() >= MAX_OPEN:
             raise ServiceError("tournament.many", status=429, most=MAX_OPEN)
+        if await self.store.count_open_tournaments(by=guest.id) >= MAX_OPEN_PER_GUEST:
+            raise ServiceError("tournament.yours", status=429, most=MAX_OPEN_PER_GUEST)
         secret = secrets.token_urlsafe(16)
         row = TournamentRow(
             id=secrets.token_urlsafe(8),
@@ -194,14 +210,15 @@ class Tournaments:
         members: list[dict[str, Any]] = [{"guest": guest.id, "name": guest.name}]
         if row.players == 4:
             if partner is None:
-                members.append({"open": True})
+                # the place is the partner's who has the code (the entrant passes it on)
+                members.append({"open": True, "code": secrets.token_urlsafe(9)})
             else:
                 taken = {m.get("name") for e in entries for m in json.loads(e.members)}
                 members.append(self._bot(partner, taken | {guest.name}))
         return await self._add_entry(row, entries, members)
 
-    async def join(self, tid: str, number: int, guest: Guest) -> None:
-        """Take the partner's place kept in an entry."""
+    async def join(self, tid: str, number: int, guest: Guest, code: str) -> None:
+        """Take the partner's place kept in an entry, with the code its entrant was given."""
         row, entries = await self.get(tid)
         self._open(row)
         if any(_holds(e, guest.id) for e in entries):
@@ -211,6 +228,8 @@ class Tournaments:
         spot = next((i for i, m in enumerate(members) if m.get("open")), None)
         if entry is None or spot is None:
             raise ServiceError("tournament.no-place", status=409, entry=number + 1)
+        if not secrets.compare_digest(str(members[spot].get("code", "")), code):
+            raise ServiceError("tournament.code", status=403)
         members[spot] = {"guest": guest.id, "name": guest.name}
         if not await self.store.update_entry(tid, number, entry.members, json.dumps(members)):
             raise ServiceError("tournament.no-place", status=409, entry=number + 1)
@@ -222,9 +241,12 @@ class Tournaments:
         entry = next((e for e in entries if e.number == number), None)
         if entry is None:
             raise ServiceError("tournament.no-entry", status=404, entry=number + 1)
-        if not director and (guest is None or not _holds(entry, guest.id)):
+        first = json.loads(entry.members)[0]
+        if not director and (guest is None or first.get("guest") != guest.id):
+            # the player who entered it (a partner who joined may not take it out)
             raise ServiceError("tournament.director", status=403)
-        await self.store.drop_entry(tid, number)
+        if not await self.store.drop_entry(tid, number):
+            raise ServiceError("tournament.started", status=409)
 
     async def add_bots(self, tid: str, count: int, bot: str) -> None:
         """Entries of bots only, to fill a short field (the director's)."""
@@ -233,19 +255,25 @@ class Tournaments:
         if not 1 <= count <= MAX_ENTRANTS - len(entries):
             raise ServiceError("tournament.bots", field="count", most=MAX_ENTRANTS - len(entries))
         taken = {m.get("name") for e in entries for m in json.loads(e.members)}
+        added = []
         for _ in range(count):
             members = []
             for _ in range(row.players // 2):
                 members.append(self._bot(bot, taken))
                 taken.add(members[-1]["name"])
-            row, entries = await self.get(tid)
-            await self._add_entry(row, entries, members)
+            added.append(json.dumps(members))
+        first = max((e.number for e in entries), default=-1) + 1
+        if not await self.store.add_entries(tid, first, added):
+            raise ServiceError("stale", status=409)
 
     def _bot(self, spec: str, taken: set[Any] | None = None) -> dict[str, Any]:
+        if spec.partition(":")[0].strip().lower() in OFFLINE_BOTS:
+            raise ServiceError("seats.bot-offline", field="bot", row=1, bot=spec[:20])
         try:
             make_bot(spec, seed=0)
         except BuracoError as exc:
             raise ServiceError("seats.bot", field="bot", row=1, text=str(exc)) from None
+        _check_budget(spec, 0)
         return {"bot": spec, "name": _bot_name(taken or set())}
 
     async def _add_entry(
@@ -254,8 +282,8 @@ class Tournaments:
         if len(entries) >= MAX_ENTRANTS:
             raise ServiceError("tournament.full", status=409, most=MAX_ENTRANTS)
         number = max((e.number for e in entries), default=-1) + 1
-        if not await self.store.add_entry(row.id, number, json.dumps(members)):
-            raise ServiceError("stale", status=409)
+        if not await self.store.add_entries(row.id, number, [json.dumps(members)]):
+            raise ServiceError("tournament.started", status=409)
         return number
 
     @staticmethod
@@ -272,7 +300,8 @@ class Tournaments:
             raise ServiceError("tournament.few", status=409)
         if [e.number for e in entries] != list(range(len(entries))):
             # entries taken out left gaps: the entrants are numbered 0, 1, … in order
-            await self.store.renumber_entries(tid)
+            if not await self.store.renumber_entries(tid, row.version):
+                raise ServiceError("stale", status=409)
             row, entries = await self.get(tid)
         config = json.loads(row.state)
         names = [_entry_name(json.loads(e.members)) for e in entries]
@@ -322,6 +351,14 @@ class Tournaments:
                     )
                 )
         members = {e.number: json.loads(e.members) for e in entries}
+        if set(members) != set(range(len(t.entrants))):
+            log.error(
+                "tournament %s: entries %s for %d entrants",
+                row.id,
+                sorted(members),
+                len(t.entrants),
+            )
+            return False
         made: list[tuple[TableRow, list[SeatRow]]] = []
         for p in pairings:
             if p.ew is None:
@@ -336,7 +373,8 @@ class Tournaments:
                 public=True,
                 invite_hash="",
                 pace=row.pace,
-                turn_timer=0,
+                # a player who sits and does not move: the stand-in moves for them
+                turn_timer=TURN_TIMER,
                 minutes=row.minutes,
                 rated=row.rated,
             )
@@ -366,6 +404,10 @@ class Tournaments:
         if row.status == "open":
             raise ServiceError("tournament.not-started", status=409)
         t = Tournament.from_dict(json.loads(row.state))
+        _, status = (await self.store.tournament_tables(tid)).get((turn, table), (None, None))
+        if status not in (None, "over"):
+            # its result comes with its end: a turn is over when its tables are
+            raise ServiceError("tournament.in-play", status=409, table=table)
         try:
             if vp is None:
                 t.adjust(table, None, None, turn=turn)
@@ -416,6 +458,16 @@ class Tournaments:
                 for e in entries
             ],
             "you": next((e.number for e in entries if guest and _holds(e, guest.id)), None),
+            "partner_code": next(
+                (
+                    m["code"]
+                    for e in entries
+                    if guest and _holds(e, guest.id)
+                    for m in json.loads(e.members)
+                    if m.get("open")
+                ),
+                None,
+            ),
         }
         if row.status == "open":
             out.update(
@@ -490,12 +542,15 @@ def _entry_name(members: list[dict[str, Any]]) -> str:
 
 def _unique(names: list[str]) -> list[str]:
     """Names made distinct (a second ``Ana/Bia`` becomes ``Ana/Bia (2)``)."""
-    seen: dict[str, int] = {}
+    used: set[str] = set()
     out = []
     for name in names:
-        key = name.casefold()
-        seen[key] = seen.get(key, 0) + 1
-        out.append(name if seen[key] == 1 else f"{name[:34]} ({seen[key]})")
+        candidate, n = name, 1
+        while candidate.casefold() in used:
+            n += 1
+            candidate = f"{name[:34]} ({n})"
+        used.add(candidate.casefold())
+        out.append(candidate)
     return out
 
 

@@ -32,6 +32,8 @@ from buraco.server.tables import Bucket, LiveTable, Sender, dumps
 from buraco.text import has_control
 
 CLOSE_NOT_FOUND = 4404
+CLOSE_HELD = 4409
+"""A duplicate tournament's table whose turn other tables still play: only its players see it."""
 """Close code: no such table (or a private one without its invite code)."""
 CLOSE_SLOW = 4408
 """Close code: the client did not read its frames (its queue filled)."""

@@ -149,15 +149,19 @@ function tournamentPage(d, id, query, reload) {
 
 /** @param {any} d @param {(path: string, body?: any) => Promise<void>} act */
 function entryPanel(d, act) {
+  // a partner's link: #/tournament/ID?join=N&code=C (the entrant passes it on)
+  const params = new URLSearchParams(location.hash.split("?")[1] || "");
+  const joining = params.get("join") !== null ? Number(params.get("join")) : null;
+  const code = params.get("code") || "";
   const items = d.entries.map((/** @type {any} */ e) => {
     const open = e.members.some((/** @type {any} */ m) => m.kind === "open");
-    const join = el("button", { type: "button", class: "join-entry" }, t("tour.join"));
-    join.addEventListener("click", () => act(`entries/${e.number}/join`));
+    const join = el("button", { type: "button", class: "join-entry", id: "tour-join" }, t("tour.join-as", { name: e.members[0].name }));
+    join.addEventListener("click", () => act(`entries/${e.number}/join`, { code }));
     const withdraw = el("button", { type: "button", class: "withdraw-entry" }, d.you === e.number ? t("tour.withdraw") : t("tour.remove"));
     withdraw.addEventListener("click", () => act(`entries/${e.number}/withdraw`));
     return el("li", { class: d.you === e.number ? "me" : "" },
       e.members.map((/** @type {any} */ m) => m.kind === "open" ? t("tour.open-place") : m.name).join(" / "),
-      open && d.you === null && app.me ? [" ", join] : null,
+      open && d.you === null && app.me && joining === e.number && code ? [" ", join] : null,
       d.you === e.number || d.director ? [" ", withdraw] : null);
   });
   const section = el("section", { class: "panel", "aria-labelledby": "tour-entries" }, el("h2", { id: "tour-entries" }, tn("tour.entries", d.entries.length)),
@@ -174,7 +178,13 @@ function entryPanel(d, act) {
       enter.addEventListener("click", () => act("entries", {}));
       section.append(el("p", {}, enter));
     }
-  } else if (d.you !== null) section.append(el("p", { id: "tour-entered" }, t("tour.entered")));
+  } else if (d.you !== null) {
+    section.append(el("p", { id: "tour-entered" }, t("tour.entered")));
+    if (d.partner_code) {
+      const link = `${location.origin}${location.pathname}#/tournament/${encodeURIComponent(d.id)}?join=${d.you}&code=${encodeURIComponent(d.partner_code)}`;
+      section.append(el("p", { id: "tour-partner-link" }, t("tour.partner-code"), " ", el("code", {}, link)));
+    }
+  }
   return section;
 }
 
