@@ -342,3 +342,28 @@ def test_a_bot_that_reads_a_file_of_the_machine_is_not_offered_online(server: Se
         headers=director.headers,
     )
     assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-seconds"
+
+
+def test_a_deleted_account_leaves_its_tournaments_under_deleted_player(server: Server) -> None:
+    # found by review: the name stayed in the entries and the standings
+    from buraco.server.accounts import DELETED
+
+    t, director, _ = make(server, movements=["mitchell"])
+    tid = t["id"]
+    c = server.client
+    name = f"Zoe{tid[:6]}"
+    r = c.post("/api/account/register", json={"name": name, "password": "a long password"})
+    assert r.status_code == 201, r.text
+    zoe = type(director)(name, r.json()["id"], r.cookies["buraco_guest"])
+    c.post(f"/api/tournaments/{tid}/entries", json={"partner": "greedy"}, headers=zoe.headers)
+    c.post(f"/api/tournaments/{tid}/bots", json={"count": 3}, headers=director.headers)
+    c.post(f"/api/tournaments/{tid}/start", headers=director.headers)
+    wait_for(lambda: view(server, tid)["status"] == "over", 120)
+    export = c.get("/api/account/export", headers=zoe.headers).json()
+    assert export["tournament_entries"] == [{"tournament": tid, "entry": 0}]
+    r = c.post("/api/account/delete", json={"password": "a long password"}, headers=zoe.headers)
+    assert r.status_code == 204
+    after = view(server, tid)
+    assert name not in json.dumps(after)
+    assert after["entries"][0]["members"][0]["name"] == DELETED
+    assert any(s["name"].startswith(DELETED) for s in after["standings"])

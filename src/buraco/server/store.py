@@ -332,6 +332,34 @@ class Store:
                     record["names"][seat] = shown_as
                 game.names = json.dumps(names)
                 game.record = json.dumps(record)
+            await self._forget_in_tournaments(s, guest_id, shown_as)
+
+    async def _forget_in_tournaments(self, s: AsyncSession, guest_id: str, shown_as: str) -> None:
+        """A deleted player's tournament entries, tables and standings under ``shown_as``."""
+        from buraco.server.tournaments import _entry_name
+
+        mine = select(EntryRow).where(
+            EntryRow.members.contains(f'"guest": "{guest_id}"', autoescape=True)
+        )
+        for entry in (await s.execute(mine)).scalars():
+            members = json.loads(entry.members)
+            for m in members:
+                if m.get("guest") == guest_id:
+                    m["name"] = shown_as
+            entry.members = json.dumps(members)
+            row = await s.get(TournamentRow, entry.tournament_id, with_for_update=True)
+            if row is None or row.status == "open":
+                continue
+            state = json.loads(row.state)
+            entrants = state.get("entrants", [])
+            if 0 <= entry.number < len(entrants):
+                name = _entry_name(members)
+                others = {e.casefold() for i, e in enumerate(entrants) if i != entry.number}
+                if name.casefold() in others:  # names stay distinct
+                    name = f"{name[:34]} ({entry.number + 1})"
+                entrants[entry.number] = name
+                row.state = json.dumps(state)
+                row.version += 1
 
     async def everything_about(self, guest_id: str) -> dict[str, Any]:
         """What is stored about a player, as JSON-ready data (no secret, no hash)."""
@@ -349,6 +377,13 @@ class Store:
                 await s.execute(select(GamePlayer).where(GamePlayer.guest_id == guest_id))
             ).scalars()
             chat = (await s.execute(select(ChatRow).where(ChatRow.guest_id == guest_id))).scalars()
+            entries = (
+                await s.execute(
+                    select(EntryRow).where(
+                        EntryRow.members.contains(f'"guest": "{guest_id}"', autoescape=True)
+                    )
+                )
+            ).scalars()
             return {
                 "id": guest.id,
                 "name": guest.name,
@@ -359,6 +394,9 @@ class Store:
                 "tables_created": [t.id for t in made],
                 "seats": [{"table": x.table_id, "seat": x.seat, "name": x.name} for x in seats],
                 "games": [{"game": g.game_id, "seat": g.seat} for g in games],
+                "tournament_entries": [
+                    {"tournament": e.tournament_id, "entry": e.number} for e in entries
+                ],
                 "chat": [
                     {"table": c.table_id, "text": c.text, "at": c.created_at.isoformat()}
                     for c in chat
