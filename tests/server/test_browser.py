@@ -1117,3 +1117,33 @@ def test_a_tournament_of_two_tables_of_bots_runs_two_turns_to_its_standings(
     assert sum(vps) == 2 * 2 * 20 and vps == sorted(vps, reverse=True)
     assert_accessible(page, "a tournament's standings")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_partner_takes_the_place_kept_for_them_by_the_link_they_were_given(
+    open_page: Callable[..., Page],
+) -> None:
+    ana = open_page(locale="es")
+    ana.goto("/")
+    ana.fill("#name", "Ana")
+    ana.click("#name-submit")
+    ana.click("#tournaments-link")
+    ana.fill("#tour-name", "Jueves")
+    ana.click("#tour-create")
+    ana.click("#tour-enter-partner")
+    link = ana.locator("#tour-partner-link code")
+    expect(link).to_contain_text("&code=")
+    address = link.inner_text()
+    # the players' link has no director's secret; the partner's has the place's code
+    assert "secret" not in ana.locator("#tour-share code").inner_text()
+    bia = open_page(locale="es")
+    bia.goto(address)
+    expect(bia.locator("#tour-need-name")).to_be_visible()  # a name first
+    bia.goto("/")
+    bia.fill("#name", "Bia")
+    bia.click("#name-submit")
+    expect(bia.locator("#me")).to_contain_text("Bia")
+    bia.goto(address)
+    bia.click("#tour-join")
+    expect(bia.locator("#entries li").first).to_contain_text("Ana / Bia")
+    expect(bia.locator("#tour-entered")).to_be_visible()
+    assert ana.errors == [] and bia.errors == []  # type: ignore[attr-defined]

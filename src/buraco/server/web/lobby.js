@@ -33,6 +33,13 @@ export function nameForm(onDone) {
   el("button", { class: "primary", type: "submit", id: "name-submit" }, me ? t("me.rename") : t("me.play")), err);
 }
 
+/** Whether the lobby is still the page shown (a name given just before the player went
+ * to another page must not bring the lobby back over it). */
+function onLobby() {
+  const path = location.hash.slice(1).split("?")[0].split("/").filter(Boolean);
+  return !["table", "game", "ratings", "player", "tournaments", "tournament"].includes(path[0]);
+}
+
 /** The lobby page; `which` is "mine" or "all" finished games. @param {string} which */
 export async function showLobby(which) {
   clearInterval(app.lobbyTimer);
@@ -41,7 +48,7 @@ export async function showLobby(which) {
   catch (x) { main.append(el("p", { role: "alert" }, /** @type {Error} */ (x).message)); return; }
   const me = app.me;
   main.append(el("section", { class: "panel", "aria-labelledby": "name-h" },
-    el("h2", { id: "name-h" }, me ? t("me.your-name") : t("me.choose-name")), nameForm(() => showLobby(which)),
+    el("h2", { id: "name-h" }, me ? t("me.your-name") : t("me.choose-name")), nameForm(() => { if (onLobby()) showLobby(which); }),
     me ? null : el("p", { class: "muted" }, t("me.guest-note"))));
   main.append(accountPanel(() => { renderMe(); showLobby(which); }));
   const list = el("div", { id: "tables" });
