@@ -75,8 +75,10 @@ def main() -> None:
         cookie = {"cookie": f"buraco_guest={r.cookies['buraco_guest']}"}
         body = {"name": "Load", "preset": "italiano", "players": 4, "pace": a.pace,
                 "movements": ["mitchell"] * a.turns, "hands": 3, "break_seconds": 5}  # fmt: skip
-        made = client.post(f"{base[0]}/api/tournaments", json=body, headers=cookie).json()
-        tid = made["tournament"]["id"]
+        answer = client.post(f"{base[0]}/api/tournaments", json=body, headers=cookie)
+        if answer.status_code != 201:
+            raise SystemExit(f"the tournament was refused: {answer.text}")
+        tid = answer.json()["tournament"]["id"]
         t0 = time.perf_counter()
         client.post(
             f"{base[0]}/api/tournaments/{tid}/bots",
