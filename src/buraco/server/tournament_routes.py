@@ -9,7 +9,6 @@ The service is :mod:`buraco.server.tournaments`; the movements, VP and standings
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
@@ -28,7 +27,7 @@ from buraco.server.routes import (
 )
 from buraco.server.service import MATCH_MINUTES
 from buraco.server.tournaments import BREAKS, Tournaments, TournamentSpec
-from buraco.tournament.event import MAX_TURNS, Tournament
+from buraco.tournament.event import MAX_TURNS
 from buraco.tournament.pairing import MAX_ENTRANTS
 from buraco.tournament.report import standings_csv, standings_html
 
@@ -388,10 +387,7 @@ async def adjust_result(
 )
 async def standings_file(tid: str, tours: Tours) -> Response:
     """The standings as CSV (place, entrant, VP, MP for and against, played, byes)."""
-    row, _ = await tours.get(tid)
-    if row.status == "open":
-        raise ServiceError("tournament.not-started", status=409)
-    t = Tournament.from_dict(json.loads(row.state))
+    row, t = await tours.started(tid)
     # with a byte-order mark, so that spreadsheets read the names' accents as UTF-8
     return Response(
         "\ufeff" + standings_csv(t),
@@ -413,8 +409,5 @@ async def standings_file(tid: str, tours: Tours) -> Response:
 )
 async def standings_page(tid: str, tours: Tours) -> Response:
     """A page to print or publish: the standings and every turn's tables (names escaped)."""
-    row, _ = await tours.get(tid)
-    if row.status == "open":
-        raise ServiceError("tournament.not-started", status=409)
-    t = Tournament.from_dict(json.loads(row.state))
+    _, t = await tours.started(tid)
     return Response(standings_html(t), media_type="text/html")

@@ -396,14 +396,18 @@ class Tournaments:
         log.info("tournament %s: turn %d, %d tables", row.id, turn, len(made))
         return True
 
+    async def started(self, tid: str) -> tuple[TournamentRow, Tournament]:
+        """A tournament that has started, with its state (409 while it is open)."""
+        row, _ = await self.get(tid)
+        if row.status == "open":
+            raise ServiceError("tournament.not-started", status=409)
+        return row, Tournament.from_dict(json.loads(row.state))
+
     async def adjust(
         self, tid: str, turn: int, table: int, vp: tuple[int, int] | None, note: str
     ) -> None:
         """The director's VP for a table (None: the scale's again)."""
-        row, _ = await self.get(tid)
-        if row.status == "open":
-            raise ServiceError("tournament.not-started", status=409)
-        t = Tournament.from_dict(json.loads(row.state))
+        row, t = await self.started(tid)
         _, status = (await self.store.tournament_tables(tid)).get((turn, table), (None, None))
         if status not in (None, "over"):
             # its result comes with its end: a turn is over when its tables are
