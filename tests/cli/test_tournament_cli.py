@@ -135,3 +135,23 @@ def test_a_result_entered_again_says_what_it_replaces_and_a_movement_typo_is_nam
     code, out = run("result", file, "1", "500", "901")
     assert code == 0 and "replaces the result entered before: 900–500" in out
     assert "multiples of 5" in out
+
+
+def test_an_individual_evening_seats_players_in_fours_with_new_partners(tmp_path: Path) -> None:
+    file = str(tmp_path / "individuale.json")
+    players = ["Ana", "Bia", "Caio", "Duda", "Eva", "Fabio", "Gil", "Hugo", "Ines"]
+    code, out = run("new", file, *[a for p in players for a in ("-e", p)], "--individual",
+                    "--turns", "2")  # fmt: skip
+    assert code == 0 and "9 entrants, 2 turns (swiss)" in out, out
+    code, out = run("pair", file)
+    assert code == 0 and "Ana & Duda" in out and "Bia & Caio" in out and "Ines" in out, out
+    for table, ns, ew in ((1, "1200", "800"), (2, "700", "900")):
+        assert run("result", file, str(table), ns, ew)[0] == 0
+    code, out = run("standings", file, "--csv", "-")
+    rows = {r["entrant"]: int(r["vp"]) for r in csv.DictReader(io.StringIO(out))}
+    assert rows["Ana"] == rows["Duda"] == 14 and rows["Bia"] == rows["Caio"] == 6
+    code, out = run("pair", file)
+    assert code == 0 and "Ana & Duda" not in out and "Bia & Caio" not in out, out
+    code, out = run("new", str(tmp_path / "x.json"), "-e", "A", "-e", "B", "-e", "C", "-e",
+                    "D", "--individual", "--movement", "mitchell", "--turns", "2")  # fmt: skip
+    assert code == 2 and "paired 'swiss' every turn" in out

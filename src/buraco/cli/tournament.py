@@ -90,12 +90,13 @@ def new(
     ] = None,
     name: Annotated[str, typer.Option(help="the tournament's name")] = "Tournament",
     movement: Annotated[
-        str,
+        str | None,
         typer.Option(
             help=f"how turns are paired: one of {', '.join(MOVEMENTS)}, or one a turn "
-            "separated by commas (mitchell,mitchell,mitchell,danish)"
+            "separated by commas (mitchell,mitchell,mitchell,danish); default mitchell "
+            "(swiss for --individual)"
         ),
-    ] = "mitchell",
+    ] = None,
     turns: Annotated[
         int | None, typer.Option(help="turns (default: a full mitchell or round robin)")
     ] = None,
@@ -109,6 +110,13 @@ def new(
         typer.Option(
             help="every table of a turn is dealt the same cards: a table's VP go by how "
             "its NS did against the other NS (the turn's datum)"
+        ),
+    ] = False,
+    individual: Annotated[
+        bool,
+        typer.Option(
+            help="the entrants are players, four to a table with a new partner each turn "
+            "(paired swiss)"
         ),
     ] = False,
     force: Annotated[bool, typer.Option(help="overwrite an existing file")] = False,
@@ -137,11 +145,14 @@ def new(
         t = Tournament.new(
             name,
             names,
-            movements=_movements(movement, turns, len(names)),
+            movements=_movements(
+                movement or ("swiss" if individual else "mitchell"), turns, len(names)
+            ),
             hands=hands,
             scale=vp,
             bye_vp=bye_vp,
             duplicate=duplicate,
+            individual=individual,
         )
     except TournamentError as exc:
         fail(str(exc))
@@ -168,13 +179,13 @@ def _show_turn(t: Tournament, number: int) -> None:
 
 
 def _row(t: Tournament, p: Pairing, r: Result | None) -> list[str]:
-    ns = printable(t.entrants[p.ns])
+    ns = printable(t.side(p.ns_side()))
     if p.ew is None:
         vp = f"{t.bye_vp}" if r is None else f"{t.table_vp(r)[0]}"
         if r is not None and r.vp is not None:
             vp += f" (adjusted: {printable(r.note)})"
         return [str(p.table), ns, "bye", "", vp]
-    ew = printable(t.entrants[p.ew])
+    ew = printable(t.side(p.ew_side()))
     if r is None:
         return [str(p.table), ns, ew, "", ""]
     a, b = t.table_vp(r)

@@ -3,7 +3,7 @@
 - :mod:`buraco.tournament.vp`: VP scales (match-point difference → 20–0), as data
   with their source;
 - :mod:`buraco.tournament.pairing`: Mitchell, round robin, Danish (pure and modified)
-  and Swiss pairings;
+  and Swiss pairings, and the Swiss of individual tournaments (a new partner each turn);
 - :mod:`buraco.tournament.standings`: results in VP, and the standings with their
   tie-breaks;
 - :mod:`buraco.tournament.event`: a tournament as a director runs it, saved as JSON
@@ -13,7 +13,15 @@ See ``docs/tournaments.md``.
 """
 
 from buraco.tournament.event import MOVEMENTS, Tournament
-from buraco.tournament.pairing import Pairing, danish, mitchell, round_robin, swiss
+from buraco.tournament.pairing import (
+    Pairing,
+    danish,
+    individual,
+    mitchell,
+    partnered,
+    round_robin,
+    swiss,
+)
 from buraco.tournament.standings import Result, Standing, standings
 from buraco.tournament.vp import SCALES, VPScale, load_scale, scale_for
 
@@ -26,8 +34,10 @@ __all__ = [
     "Tournament",
     "VPScale",
     "danish",
+    "individual",
     "load_scale",
     "mitchell",
+    "partnered",
     "round_robin",
     "scale_for",
     "standings",

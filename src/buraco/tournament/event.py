@@ -28,9 +28,11 @@ from buraco.tournament.pairing import (
     MAX_ENTRANTS,
     Pairing,
     danish,
+    individual,
     met,
     mitchell,
     mitchell_turns,
+    partnered,
     round_robin,
     round_robin_turns,
     swiss,
@@ -53,7 +55,12 @@ VERSION = 1
 
 @dataclass
 class Tournament:
-    """A tournament of pairs (or of players, in a game of two)."""
+    """A tournament of pairs (or of players, in a game of two), or an individual one.
+
+    ``individual``: the entrants are players, seated four to a table with a new
+    partner each turn (:func:`~buraco.tournament.pairing.individual`); each scores
+    their side's VP and MP.
+    """
 
     name: str
     entrants: list[str]
@@ -64,6 +71,8 @@ class Tournament:
     bye_vp: int = BYE_VP
     duplicate: bool = False
     """Every table of a turn is dealt the same cards: VP go against the turn's datum."""
+    individual: bool = False
+    """Players, four to a table, a new partner each turn (only Swiss turns)."""
     turns: list[list[Pairing]] = field(default_factory=list)
     """The pairings of the turns paired so far."""
     results: list[Result] = field(default_factory=list)
@@ -80,6 +89,7 @@ class Tournament:
         scale: VPScale | None = None,
         bye_vp: int = BYE_VP,
         duplicate: bool = False,
+        individual: bool = False,
     ) -> Tournament:
         """A tournament before its first turn; every argument checked."""
         t = cls(
@@ -90,6 +100,7 @@ class Tournament:
             scale or scale_for(hands),
             bye_vp,
             duplicate,
+            individual,
         )
         t.check()
         return t
@@ -123,6 +134,15 @@ class Tournament:
             if count > most:
                 raise TournamentError(
                     f"{n} entrants have {most} {kind} turns before pairs meet again, not {count}"
+                )
+        if self.individual:
+            if n < 4:
+                raise TournamentError(f"an individual tournament has 4 or more players, not {n}")
+            other = next((m for m in self.movements if m != "swiss"), None)
+            if other is not None:
+                raise TournamentError(
+                    "an individual tournament is paired 'swiss' every turn (a new partner "
+                    f"each turn), not {other!r}"
                 )
         if type(self.hands) is not int or not 1 <= self.hands <= 20:
             raise TournamentError(f"a turn has 1 to 20 hands, not {shown(self.hands)}")
@@ -159,7 +179,10 @@ class Tournament:
         order = [s.entrant for s in self.standings()]
         byes = [p.ns for turn in self.turns for p in turn if p.ew is None]
         last = self.turn + 1 == len(self.movements)
-        if kind == "mitchell":
+        if self.individual:
+            history = partnered(p for turn in self.turns for p in turn)
+            rows = individual(order, history, byes=byes)
+        elif kind == "mitchell":
             rows = mitchell(n, earlier)
         elif kind == "round-robin":
             rows = round_robin(n, earlier)
@@ -199,7 +222,7 @@ class Tournament:
             raise TournamentError(f"table {table} of turn {turn} is a bye: it has no result")
         old = self._result(turn, table)
         vp, note = (old.vp, old.note) if old is not None else (None, "")
-        self._put(Result(turn, table, p.ns, p.ew, ns_mp, ew_mp, vp, note))
+        self._put(Result(turn, table, p.ns, p.ew, ns_mp, ew_mp, vp, note, *_partners(p)))
 
     def adjust(
         self,
@@ -216,7 +239,9 @@ class Tournament:
         turn = self.turn if turn is None else turn
         p = self._pairing(turn, table)
         old = self._result(turn, table)
-        base = old or Result(turn, table, p.ns, p.ew)
+        base = old or Result(
+            turn, table, p.ns, p.ew, ns_partner=p.ns_partner, ew_partner=p.ew_partner
+        )
         if ns_vp is None and ew_vp is None:
             if old is None or old.vp is None:
                 raise TournamentError(f"table {table} of turn {turn} has no adjustment to clear")
@@ -243,6 +268,10 @@ class Tournament:
             len(self.entrants), results, self.scale, self.bye_vp, duplicate=self.duplicate
         )
 
+    def side(self, members: tuple[int, ...]) -> str:
+        """A side's name: the entrant's, or the two players' ("Ana & Bia")."""
+        return " & ".join(self.entrants[e] for e in members)
+
     def table_vp(self, result: Result) -> tuple[int, int]:
         """A table's VP, NS's and EW's (against the turn's datum when duplicate)."""
         base = 0
@@ -263,7 +292,8 @@ class Tournament:
             "scale": self.scale.to_dict(),
             "bye_vp": self.bye_vp,
             "duplicate": self.duplicate,
-            "turns": [[[p.table, p.ns, p.ew] for p in turn] for turn in self.turns],
+            **({"individual": True} if self.individual else {}),
+            "turns": [[_saved_row(p) for p in turn] for turn in self.turns],
             "results": [
                 {
                     "turn": r.turn,
@@ -286,7 +316,7 @@ class Tournament:
             raise TournamentError(
                 f"a saved tournament of version {shown(data.get('version'))}; this is {VERSION}"
             )
-        optional = {"duplicate"}
+        optional = {"duplicate", "individual"}
         keys = {
             "format",
             "version",
@@ -303,11 +333,12 @@ class Tournament:
             odd = sorted((set(data) - optional) ^ keys)[0]
             every = ", ".join(sorted(keys | optional))
             raise TournamentError(f"a saved tournament has the keys {every} ({odd!r})")
-        duplicate = data.get("duplicate", False)
-        if not isinstance(duplicate, bool):
-            raise TournamentError(
-                f"a saved tournament's duplicate is true or false, not {shown(duplicate)}"
-            )
+        duplicate, alone = data.get("duplicate", False), data.get("individual", False)
+        for key, flag in (("duplicate", duplicate), ("individual", alone)):
+            if not isinstance(flag, bool):
+                raise TournamentError(
+                    f"a saved tournament's {key} is true or false, not {shown(flag)}"
+                )
         entrants, movements = data["entrants"], data["movements"]
         if not isinstance(entrants, list) or not isinstance(movements, list):
             raise TournamentError("a saved tournament's entrants and movements are lists")
@@ -319,6 +350,7 @@ class Tournament:
             scale_from_dict(data["scale"]),
             _whole(data["bye_vp"], "bye_vp"),
             duplicate,
+            alone,
         )
         t.check()
         if t.scale.hands is not None and t.scale.hands != t.hands:
@@ -332,7 +364,7 @@ class Tournament:
         if not isinstance(results, list):
             raise TournamentError("a saved tournament's results are a list")
         for i, saved in enumerate(turns):
-            t.turns.append(_load_turn(i + 1, saved, len(t.entrants)))
+            t.turns.append(_load_turn(i + 1, saved, len(t.entrants), individual=t.individual))
             for p in t.turns[-1]:
                 if p.ew is None:
                     t.results.append(Result(i + 1, p.table, p.ns, None))
@@ -343,19 +375,32 @@ class Tournament:
         return t
 
 
-def _load_turn(turn: int, saved: object, n: int) -> list[Pairing]:
+def _saved_row(p: Pairing) -> list[int | None]:
+    """A pairing as saved: [table, NS, EW], in an individual tournament with the partners."""
+    row = [p.table, p.ns, p.ew]
+    return row if p.ns_partner is None or p.ew is None else [*row, p.ns_partner, p.ew_partner]
+
+
+def _partners(p: Pairing) -> tuple[int | None, int | None]:
+    return p.ns_partner, p.ew_partner
+
+
+def _load_turn(turn: int, saved: object, n: int, *, individual: bool = False) -> list[Pairing]:
     """A turn's saved pairings, checked: tables 1, 2, …, each entrant at one at most."""
+    shape = "[table, NS, EW, NS's partner, EW's partner]" if individual else "[table, NS, EW]"
     if not isinstance(saved, list):
-        raise TournamentError(f"turn {turn}'s pairings are a list of [table, NS, EW]")
+        raise TournamentError(f"turn {turn}'s pairings are a list of {shape}")
     rows: list[Pairing] = []
     seated: set[int] = set()
     for i, row in enumerate(saved):
-        ok = isinstance(row, list) and len(row) == 3 and type(row[0]) is int
-        ok = ok and row[0] == i + 1 and type(row[1]) is int
-        ok = ok and (row[2] is None or type(row[2]) is int)
+        bye = isinstance(row, list) and len(row) == 3 and row[2] is None
+        size = 5 if individual and not bye else 3
+        ok = isinstance(row, list) and len(row) == size and row[0] == i + 1
+        ok = ok and all(type(e) is int for e in row if e is not None) and row[1] is not None
+        ok = ok and (size == 3 or None not in row)
         if not ok:
             raise TournamentError(
-                f"turn {turn}, table {i + 1}: a pairing is [{i + 1}, NS, EW or null], not "
+                f"turn {turn}, table {i + 1}: a pairing is {shape} (EW null for a bye), not "
                 f"{shown(row)}"
             )
         here = [e for e in row[1:] if e is not None]
@@ -364,7 +409,7 @@ def _load_turn(turn: int, saved: object, n: int) -> list[Pairing]:
                 f"turn {turn}, table {i + 1}: entrants are 0 to {n - 1}, each at one table"
             )
         seated.update(here)
-        rows.append(Pairing(row[0], row[1], row[2]))
+        rows.append(Pairing(*row))
     if len(seated) != n:
         missing = min(set(range(n)) - seated)
         raise TournamentError(f"turn {turn} seats no table for entrant {missing}")

@@ -11,6 +11,9 @@ for a bye (an odd field: that entrant rests).
   the opponent of the turn before (except in the last turn).
 - :func:`swiss`: by the standings, the nearest entrant not yet met, no pair meeting
   twice while another pairing avoids it; NS goes to whoever has sat NS fewer times.
+- :func:`individual`: a turn of an individual tournament (players, four to a table,
+  a new partner each turn): by the standings, no one partnering the same player twice
+  while another seating avoids it.
 
 >>> [(p.table, p.ns, p.ew) for p in mitchell(6, 1)]
 [(1, 0, 5), (2, 1, 3), (3, 2, 4)]
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from buraco.errors import TournamentError
@@ -36,15 +39,31 @@ SEARCH_STEPS = 200_000
 
 @dataclass(frozen=True)
 class Pairing:
-    """One table of a turn: its number (from 1), NS, and EW (None: NS has a bye)."""
+    """One table of a turn: its number (from 1), NS, and EW (None: NS has a bye).
+
+    In an individual tournament NS and EW are players, each with the partner of the
+    turn (``ns_partner``, ``ew_partner``); in a tournament of pairs these are None.
+    """
 
     table: int
     ns: int
     ew: int | None
+    ns_partner: int | None = None
+    ew_partner: int | None = None
 
     def entrants(self) -> tuple[int, ...]:
         """Who sits at this table."""
-        return (self.ns,) if self.ew is None else (self.ns, self.ew)
+        return (*self.ns_side(), *self.ew_side())
+
+    def ns_side(self) -> tuple[int, ...]:
+        """The entrants of the NS side (one, or a player and the turn's partner)."""
+        return (self.ns,) if self.ns_partner is None else (self.ns, self.ns_partner)
+
+    def ew_side(self) -> tuple[int, ...]:
+        """The entrants of the EW side (none for a bye)."""
+        if self.ew is None:
+            return ()
+        return (self.ew,) if self.ew_partner is None else (self.ew, self.ew_partner)
 
 
 def met(pairings: Iterable[Pairing]) -> set[frozenset[int]]:
@@ -115,7 +134,7 @@ def round_robin(n: int, turn: int) -> list[Pairing]:
 def _numbered(pairings: list[Pairing]) -> list[Pairing]:
     """Tables numbered from 1 in order, byes last."""
     ordered = [p for p in pairings if p.ew is not None] + [p for p in pairings if p.ew is None]
-    return [Pairing(i + 1, p.ns, p.ew) for i, p in enumerate(ordered)]
+    return [replace(p, table=i + 1) for i, p in enumerate(ordered)]
 
 
 def _check_order(order: Sequence[int]) -> None:
@@ -124,17 +143,21 @@ def _check_order(order: Sequence[int]) -> None:
         raise TournamentError("the standings must hold each entrant once, numbered from 0")
 
 
-def _bye_candidates(order: Sequence[int], byes: Collection[int]) -> list[int | None]:
-    """Who may rest in an odd field, in turn: the fewest byes so far first.
+def _resting_order(order: Sequence[int], byes: Collection[int]) -> list[int]:
+    """Who rests first when someone must: the fewest byes so far, then the lowest placed.
 
-    Among them the lowest placed first (``byes`` lists each bye's entrant: repeats count).
+    ``byes`` lists each bye's entrant (repeats count).
     """
-    if len(order) % 2 == 0:
-        return [None]
     rested = Counter(byes)
     place = {e: i for i, e in enumerate(order)}
-    out: list[int | None] = [*sorted(order, key=lambda e: (rested[e], -place[e]))]
-    return out
+    return sorted(order, key=lambda e: (rested[e], -place[e]))
+
+
+def _bye_candidates(order: Sequence[int], byes: Collection[int]) -> list[int | None]:
+    """Who may rest in an odd field, in turn (see :func:`_resting_order`)."""
+    if len(order) % 2 == 0:
+        return [None]
+    return [*_resting_order(order, byes)]
 
 
 def _pairing_avoiding(
@@ -276,3 +299,107 @@ def swiss(
     if bye is not None:
         rows.append(Pairing(0, bye, None))
     return _numbered(rows)
+
+
+def partnered(pairings: Iterable[Pairing]) -> set[frozenset[int]]:
+    """The players who were partners at these tables (individual tournaments)."""
+    out: set[frozenset[int]] = set()
+    for p in pairings:
+        for side in (p.ns_side(), p.ew_side()):
+            if len(side) == 2:
+                out.add(frozenset(side))
+    return out
+
+
+Foursome = tuple[tuple[int, int], tuple[int, int]]
+"""A table of an individual turn: two sides of two partners."""
+
+
+def individual(
+    order: Sequence[int],
+    history: Collection[frozenset[int]] = (),
+    *,
+    byes: Collection[int] = (),
+) -> list[Pairing]:
+    """A turn of an individual tournament: ``order`` is the standings (best first).
+
+    Players sit four to a table from the top (the 1st with the 4th against the 2nd and
+    3rd: each side's places add up alike), taking the nearest others instead when that
+    would make two players partners again who were partners before (``history``: the
+    pairs of partners so far), so that no one partners the same player twice while
+    another seating of the whole field avoids it; when none does, the fewest repeated
+    partnerships there must be. When the field is not a multiple of four, 1 to 3
+    players rest (a bye each): the fewest byes first, the lowest placed of them.
+
+    >>> [(p.ns, p.ns_partner, p.ew, p.ew_partner) for p in individual(range(8))]
+    [(0, 3, 1, 2), (4, 7, 5, 6)]
+    >>> [p.ns_side() + p.ew_side() for p in individual(range(5), {frozenset((0, 3))})]
+    [(0, 2, 1, 3), (4,)]
+    """
+    order = list(order)
+    if len(order) < 4:
+        raise TournamentError(f"an individual tournament has 4 or more players, not {len(order)}")
+    _check_order(order)
+    resting = set(_resting_order(order, byes)[: len(order) % 4])
+    field = [e for e in order if e not in resting]
+    banned = set(history)
+    tables = _seat_down(field, banned, [SEARCH_STEPS])
+    if tables is None:
+        tables = _seat_matching(field, banned)
+    rows = [Pairing(0, a, c, b, d) for (a, b), (c, d) in tables]
+    rows += [Pairing(0, e, None) for e in order if e in resting]
+    return _numbered(rows)
+
+
+def _seat_down(
+    field: list[int], banned: Collection[frozenset[int]], budget: list[int]
+) -> list[Foursome] | None:
+    """``field`` seated four to a table from the top, no partners ``banned``, or None."""
+
+    def sides(a: int, b: int, c: int, d: int) -> Iterable[Foursome]:
+        yield (a, d), (b, c)
+        yield (a, c), (b, d)
+        yield (a, b), (c, d)
+
+    def go(rest: list[int]) -> list[Foursome] | None:
+        if not rest:
+            return []
+        first = rest[0]
+        for i, j, k in combinations(range(1, len(rest)), 3):
+            for ns, ew in sides(first, rest[i], rest[j], rest[k]):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return None
+                if frozenset(ns) in banned or frozenset(ew) in banned:
+                    continue
+                others = [e for x, e in enumerate(rest) if x not in (0, i, j, k)]
+                tail = go(others)
+                if tail is not None:
+                    return [(ns, ew), *tail]
+        return None
+
+    return go(field)
+
+
+def _seat_matching(field: list[int], banned: Collection[frozenset[int]]) -> list[Foursome]:
+    """The seating with the fewest repeated partners (then near places partnered).
+
+    A maximum-weight perfect matching makes the partnerships; sides then meet in the
+    order of their places.
+    """
+    import networkx as nx
+
+    n = len(field)
+    place = {e: i for i, e in enumerate(field)}
+    repeat = n**3 + 1
+    top = repeat * (n + 1)
+    graph: nx.Graph[int] = nx.Graph()
+    for a, b in combinations(field, 2):
+        cost = (place[a] - place[b]) ** 2 + (repeat if frozenset((a, b)) in banned else 0)
+        graph.add_edge(a, b, weight=top - cost)
+    chosen = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = sorted(
+        (tuple(sorted((a, b), key=place.__getitem__)) for a, b in chosen),
+        key=lambda p: place[p[0]] + place[p[1]],
+    )
+    return [((a, b), (c, d)) for (a, b), (c, d) in zip(pairs[::2], pairs[1::2], strict=True)]

@@ -70,13 +70,13 @@ def standings_html(t: Tournament, after: int | None = None) -> str:
         lines = []
         for p in pairings:
             r = results.get((number, p.table))
-            ns = e(t.entrants[p.ns])
+            ns = e(t.side(p.ns_side()))
             if p.ew is None:
                 lines.append(
                     f"<tr><td>{p.table}</td><td>{ns}</td><td>bye</td><td></td><td></td></tr>"
                 )
                 continue
-            ew = e(t.entrants[p.ew])
+            ew = e(t.side(p.ew_side()))
             if r is None:
                 score = vps = ""
             else:

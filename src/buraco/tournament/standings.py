@@ -36,7 +36,8 @@ class Result:
     """A table's result in a turn: the MP of NS and of EW (EW None: NS had a bye).
 
     ``vp``, when given, is the director's adjusted VP (NS, EW) in place of the scale's;
-    ``note`` says why.
+    ``note`` says why. In an individual tournament each side is two players, NS and
+    ``ns_partner``, EW and ``ew_partner``: both score their side's VP and MP.
     """
 
     turn: int
@@ -47,6 +48,8 @@ class Result:
     ew_mp: int = 0
     vp: tuple[int, int] | None = None
     note: str = ""
+    ns_partner: int | None = None
+    ew_partner: int | None = None
 
     def __post_init__(self) -> None:
         for mp in (self.ns_mp, self.ew_mp):
@@ -72,6 +75,13 @@ class Result:
         if self.ew is None:
             return bye_vp, 0
         return scale.vp(self.ns_mp - self.ew_mp - datum)
+
+    def sides(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The entrants of NS and of EW (EW none for a bye)."""
+        ns = (self.ns,) if self.ns_partner is None else (self.ns, self.ns_partner)
+        if self.ew is None:
+            return ns, ()
+        return ns, (self.ew,) if self.ew_partner is None else (self.ew, self.ew_partner)
 
 
 def datum(results: Sequence[Result]) -> int:
@@ -137,25 +147,29 @@ def standings(
     byes: dict[int, int] = defaultdict(int)
     against: dict[tuple[int, int], int] = defaultdict(int)
     for r in results:
-        for e in (r.ns, r.ew):
-            if e is not None and not 0 <= e < entrants:
+        ns, ew = r.sides()
+        for e in (*ns, *ew):
+            if not 0 <= e < entrants:
                 raise TournamentError(f"no entrant {e + 1} among {entrants}")
         base = datums.get(r.turn, 0)
         ns_vp, ew_vp = r.vps(scale, bye_vp, base)
-        vp[r.ns] += ns_vp
-        if r.ew is None:
-            byes[r.ns] += 1
+        if not ew:
+            for e in ns:
+                vp[e] += ns_vp
+                byes[e] += 1
             continue
-        vp[r.ew] += ew_vp
         # against the datum, NS's share of it moves to EW's side (duplicate only)
-        mp_for[r.ns] += r.ns_mp - base
-        mp_against[r.ns] += r.ew_mp
-        mp_for[r.ew] += r.ew_mp
-        mp_against[r.ew] += r.ns_mp - base
-        played[r.ns] += 1
-        played[r.ew] += 1
-        against[r.ns, r.ew] += ns_vp
-        against[r.ew, r.ns] += ew_vp
+        for side, other, side_vp, side_mp, other_mp in (
+            (ns, ew, ns_vp, r.ns_mp - base, r.ew_mp),
+            (ew, ns, ew_vp, r.ew_mp, r.ns_mp - base),
+        ):
+            for e in side:
+                vp[e] += side_vp
+                mp_for[e] += side_mp
+                mp_against[e] += other_mp
+                played[e] += 1
+                for o in other:
+                    against[e, o] += side_vp
 
     def main_key(e: int) -> tuple[int, int]:
         return (-vp[e], -(mp_for[e] - mp_against[e]))
