@@ -1147,3 +1147,35 @@ def test_a_partner_takes_the_place_kept_for_them_by_the_link_they_were_given(
     expect(bia.locator("#entries li").first).to_contain_text("Ana / Bia")
     expect(bia.locator("#tour-entered")).to_be_visible()
     assert ana.errors == [] and bia.errors == []  # type: ignore[attr-defined]
+
+
+def test_an_individual_tournament_seats_you_with_a_partner_of_the_turn(
+    open_page: Callable[..., Page],
+) -> None:
+    # issue 21: players enter as individuals; in Portuguese, the page names both partners
+    page = open_page(locale="pt-BR")
+    page.goto("/")
+    page.fill("#name", "Ana")
+    page.click("#name-submit")
+    page.click("#tournaments-link")
+    page.fill("#tour-name", "Quinta individual")
+    page.select_option("#tour-players", "individual")
+    expect(page.locator("#tour-movement")).to_be_disabled()
+    expect(page.locator("#tour-movement")).to_have_value("swiss")
+    page.click("#tour-create")
+    expect(page.locator("#tour-summary")).to_contain_text("parceiro novo a cada rodada")
+    expect(page.locator("#tour-enter-bot")).to_have_count(0)  # alone: no partner to bring
+    page.click("#tour-enter")
+    expect(page.locator("#tour-entered")).to_be_visible()
+    page.fill("#tour-bots", "4")
+    page.click("#tour-add-bots")
+    expect(page.locator("#entries li")).to_have_count(5)
+    page.click("#tour-start")
+    expect(page.locator("#tour-turn-1")).to_contain_text("Rodada 1 (suíço)")
+    # Ana rests or sits with a partner of the turn: "Ana e X" on her side
+    rows = page.locator("section:has(#tour-turn-1) tbody tr")
+    expect(rows).to_have_count(2)  # a table of four, and one player resting
+    text = " ".join(rows.all_inner_texts())
+    assert " e " in text and "Ana" in text
+    assert_accessible(page, "an individual tournament's turn")
+    assert page.errors == []  # type: ignore[attr-defined]

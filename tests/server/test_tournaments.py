@@ -367,3 +367,71 @@ def test_a_deleted_account_leaves_its_tournaments_under_deleted_player(server: S
     assert name not in json.dumps(after)
     assert after["entries"][0]["members"][0]["name"] == DELETED
     assert any(s["name"].startswith(DELETED) for s in after["standings"])
+
+
+def test_an_individual_tournament_gives_everyone_a_new_partner_each_turn(server: Server) -> None:
+    # issue 21: "players register as pairs or individuals": 9 players, two tables and a bye
+    t, director, _ = make(server, movements=["swiss", "swiss"], individual=True)
+    tid = t["id"]
+    assert t["individual"] is True
+    r = server.client.post(
+        f"/api/tournaments/{tid}/bots", json={"count": 9}, headers=director.headers
+    )
+    assert r.status_code == 200 and all(len(e["members"]) == 1 for e in r.json()["entries"])
+    r = server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers)
+    assert r.status_code == 200, r.text
+    done = wait_for(lambda: (v := view(server, tid))["status"] == "over" and v, 180)
+    names = [e["name"] for e in done["entries"]]
+    partners: list[frozenset[int]] = []
+    for turn in done["turns"]:
+        tables = [x for x in turn["tables"] if x["ew"] is not None]
+        assert len(tables) == 2 and len(turn["tables"]) == 3  # one player rests
+        for x in tables:
+            # NS (the player and the turn's partner) at seats 0 and 2, EW at 1 and 3
+            seats = server.client.get(f"/api/tables/{x['table_id']}").json()["table"]["seats"]
+            ns, ew = (x["ns"], x["ns_partner"]), (x["ew"], x["ew_partner"])
+            assert [s["name"] for s in seats] == [names[ns[0]], names[ew[0]], names[ns[1]],
+                                                  names[ew[1]]]  # fmt: skip
+            partners += [frozenset(ns), frozenset(ew)]
+            assert sum(x["vp"]) == 20
+    assert len(set(partners)) == len(partners) == 8  # no one partners anyone twice
+    by = {s["entrant"]: s for s in done["standings"]}
+    assert sum(s["vp"] for s in done["standings"]) == 2 * (2 * 40 + 12)
+    assert sorted(s["played"] for s in by.values()) == [1, 1] + [2] * 7  # two rested once
+    page = server.client.get(f"/api/tournaments/{tid}/standings.html").text
+    x = done["turns"][0]["tables"][0]
+    assert f"{names[x['ns']]} &amp; {names[x['ns_partner']]}" in page
+
+
+def test_an_individual_tournament_is_entered_alone_and_needs_four(server: Server) -> None:
+    for body in ({"players": 2}, {"movements": ["mitchell", "swiss"]}):
+        r = server.client.post(
+            "/api/tournaments",
+            json={**SHORT, **body, "individual": True},
+            headers=server.guest("Dora").headers,
+        )
+        assert r.status_code == 400 and r.json()["error"]["key"] == "tournament.individual"
+    t, director, _ = make(server, movements=["swiss"], individual=True)
+    tid = t["id"]
+    ana = server.guest("Ana")
+    r = server.client.post(
+        f"/api/tournaments/{tid}/entries", json={"partner": "heuristic"}, headers=ana.headers
+    )
+    assert r.status_code == 400 and r.json()["error"]["key"] == "tournament.alone"
+    r = server.client.post(f"/api/tournaments/{tid}/entries", json={}, headers=ana.headers)
+    assert r.status_code == 200 and r.json()["entries"][0]["members"] == [
+        {"kind": "player", "name": "Ana"}
+    ]
+    assert r.json()["partner_code"] is None
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 2}, headers=director.headers)
+    r = server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers)
+    assert r.status_code == 409 and r.json()["error"]["key"] == "tournament.few-players"
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 1}, headers=director.headers)
+    r = server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers)
+    assert r.status_code == 200, r.text
+    (x,) = r.json()["turns"][0]["tables"]
+    assert {x["ns"], x["ns_partner"], x["ew"], x["ew_partner"]} == {0, 1, 2, 3}
+    seats = server.client.get(f"/api/tables/{x['table_id']}").json()["table"]["seats"]
+    where = [x["ns"], x["ew"], x["ns_partner"], x["ew_partner"]].index(0)  # Ana is entrant 0
+    assert seats[where]["name"] == "Ana" and seats[where]["kind"] == "guest"
+    assert sum(s["kind"] == "bot" for s in seats) == 3

@@ -75,6 +75,12 @@ MESSAGES: dict[str, str] = {
     "tournament.full": "the tournament has its {most} entries",
     "tournament.started": "the tournament has started: entries are closed",
     "tournament.few": "a tournament needs two entries or more to start",
+    "tournament.few-players": "an individual tournament needs four players or more to start",
+    "tournament.alone": "in an individual tournament each player enters alone, with no partner",
+    "tournament.individual": (
+        "an individual tournament is played at tables of 4, every turn swiss (a new partner "
+        "each turn)"
+    ),
     "tournament.not-started": "the tournament has not started",
     "tournament.director": "only the tournament's director may do this",
     # a new table

@@ -26,7 +26,7 @@ from buraco.server.routes import (
     _refusals,
 )
 from buraco.server.service import MATCH_MINUTES
-from buraco.server.tournaments import BREAKS, Tournaments, TournamentSpec
+from buraco.server.tournaments import BREAKS, Tournaments, TournamentSpec, individual_of
 from buraco.tournament.event import MAX_TURNS
 from buraco.tournament.pairing import MAX_ENTRANTS
 from buraco.tournament.report import standings_csv, standings_html
@@ -56,8 +56,25 @@ class TournamentIn(_Body):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
-            "if": {"properties": {"duplicate": {"const": True}}, "required": ["duplicate"]},
-            "then": {"properties": {"minutes": {"const": 0}}},
+            "allOf": [
+                {
+                    "if": {"properties": {"duplicate": {"const": True}}, "required": ["duplicate"]},
+                    "then": {"properties": {"minutes": {"const": 0}}},
+                },
+                {
+                    # players at tables of 4, a new partner each turn: every turn Swiss
+                    "if": {
+                        "properties": {"individual": {"const": True}},
+                        "required": ["individual"],
+                    },
+                    "then": {
+                        "properties": {
+                            "players": {"const": 4},
+                            "movements": {"items": {"const": "swiss"}},
+                        }
+                    },
+                },
+            ]
         },
     )
 
@@ -91,6 +108,13 @@ class TournamentIn(_Body):
     rated: Annotated[bool, Field(description="each table's end updates its players' ratings")] = (
         False
     )
+    individual: Annotated[
+        bool,
+        Field(
+            description="entrants are players at tables of 4, with a new partner each turn "
+            "(players 4, every movement swiss)"
+        ),
+    ] = False
 
 
 class EntryIn(_Body):
@@ -150,6 +174,8 @@ class TableOut(_Out):
     table: int
     ns: int
     ew: int | None = Field(description="null: NS has a bye")
+    ns_partner: int | None = Field(description="an individual tournament: NS's partner")
+    ew_partner: int | None = Field(description="an individual tournament: EW's partner")
     table_id: str | None
     status: str | None
     ns_mp: int | None
@@ -200,6 +226,7 @@ class TournamentOut(_Out):
     movements: list[str]
     hands: int
     duplicate: bool
+    individual: bool = Field(description="entrants are players, a new partner each turn")
     turn: int
     turns: list[TurnOut]
     standings: list[StandingOut]
@@ -244,6 +271,7 @@ async def create_tournament(body: TournamentIn, tours: Tours, guest: NeedGuest) 
         break_seconds=body.break_seconds,
         minutes=body.minutes,
         rated=body.rated,
+        individual=body.individual,
     )
     row, secret = await tours.create(guest, spec)
     return {
@@ -264,6 +292,7 @@ async def list_tournaments(tours: Tours) -> dict[str, Any]:
                 "name": r.name,
                 "preset": r.preset,
                 "players": r.players,
+                "individual": individual_of(r),
                 "status": r.status,
             }
             for r in rows

@@ -1,16 +1,18 @@
 """Tournaments online: entries, turns whose tables the server makes and seats, standings.
 
 A director (the player who made it, or anyone holding its secret link) creates a
-tournament: the preset, pairs (tables of 4) or players (tables of 2), the movement of
+tournament: the preset, pairs (tables of 4), players (tables of 2) or an individual
+tournament (players at tables of 4 with a new partner each turn), the movement of
 each turn, the hands of a turn, duplicate deals or not. Players enter, alone with a
-bot partner, or with a place kept for a partner who joins; the director may fill the
-field with bots. When the director starts it, the server pairs the first turn by its
-movement (:mod:`buraco.tournament`) and makes one table a pairing, its seats taken by
-the entrants (a partner's place still open is played by a bot). Each table is a
-match of the turn's hands; its end records the table's match points in the
-tournament, in the same transaction (the standings follow from them). Once every
-table of a turn is over, the next turn starts ``break_seconds`` later, at whichever
-server process sees it due first (the tournament's version decides).
+bot partner, or with a place kept for a partner who joins (alone in an individual
+tournament); the director may fill the field with bots. When the director starts it,
+the server pairs the first turn by its movement (:mod:`buraco.tournament`) and makes
+one table a pairing, its seats taken by the entrants (a partner's place still open
+is played by a bot). Each table is a match of the turn's hands; its end records the
+table's match points in the tournament, in the same transaction (the standings
+follow from them). Once every table of a turn is over, the next turn starts
+``break_seconds`` later, at whichever server process sees it due first (the
+tournament's version decides).
 
 With duplicate deals, every table of a turn is dealt the same deck orders, made when
 the turn starts; a table shows a hand's deck and salt only in its game's record, once
@@ -84,6 +86,8 @@ class TournamentSpec:
     minutes: int = 0
     """A turn's time: its tables end with the hand in play after so many minutes (0: none)."""
     rated: bool = False
+    individual: bool = False
+    """Players, not pairs, at tables of 4: a new partner each turn (every turn Swiss)."""
 
 
 def _config(spec: TournamentSpec) -> dict[str, Any]:
@@ -93,7 +97,13 @@ def _config(spec: TournamentSpec) -> dict[str, Any]:
         "hands": spec.hands,
         "duplicate": spec.duplicate,
         "bye_vp": spec.bye_vp,
+        "individual": spec.individual,
     }
+
+
+def individual_of(row: TournamentRow) -> bool:
+    """Whether the tournament's entrants are players at tables of 4 (open or started)."""
+    return bool(json.loads(row.state).get("individual", False))
 
 
 class Tournaments:
@@ -144,6 +154,8 @@ class Tournaments:
             raise ServiceError(
                 "tournament.movements", field="movements", most=MAX_TURNS, movements=[*MOVEMENTS]
             )
+        if spec.individual and (spec.players != 4 or set(spec.movements) != {"swiss"}):
+            raise ServiceError("tournament.individual", field="movements")
         try:
             scale_for(spec.hands)
             make_rules(spec.preset, players=spec.players, match_hands=spec.hands)
@@ -200,15 +212,17 @@ class Tournaments:
     async def enter(self, tid: str, guest: Guest, partner: str | None) -> int:
         """Enter the tournament; returns the entry's number.
 
-        Alone (tables of 2), or with a partner: a bot spec, or ``None`` to keep the
-        place for a partner who joins.
+        Alone (tables of 2, or an individual tournament), or with a partner: a bot
+        spec, or ``None`` to keep the place for a partner who joins.
         """
         row, entries = await self.get(tid)
         self._open(row)
         if any(_holds(e, guest.id) for e in entries):
             raise ServiceError("tournament.entered", status=409)
         members: list[dict[str, Any]] = [{"guest": guest.id, "name": guest.name}]
-        if row.players == 4:
+        if individual_of(row) and partner is not None:
+            raise ServiceError("tournament.alone", field="partner")
+        if row.players == 4 and not individual_of(row):
             if partner is None:
                 # the place is the partner's who has the code (the entrant passes it on)
                 members.append({"open": True, "code": secrets.token_urlsafe(9)})
@@ -258,7 +272,7 @@ class Tournaments:
         added = []
         for _ in range(count):
             members = []
-            for _ in range(row.players // 2):
+            for _ in range(1 if individual_of(row) else row.players // 2):
                 members.append(self._bot(bot, taken))
                 taken.add(members[-1]["name"])
             added.append(json.dumps(members))
@@ -296,14 +310,15 @@ class Tournaments:
         """Start the tournament now: its entrants fixed, its first turn paired and seated."""
         row, entries = await self.get(tid)
         self._open(row)
-        if len(entries) < 2:
-            raise ServiceError("tournament.few", status=409)
+        config = json.loads(row.state)
+        alone = bool(config.get("individual", False))
+        if len(entries) < (4 if alone else 2):
+            raise ServiceError("tournament.few-players" if alone else "tournament.few", status=409)
         if [e.number for e in entries] != list(range(len(entries))):
             # entries taken out left gaps: the entrants are numbered 0, 1, … in order
             if not await self.store.renumber_entries(tid, row.version):
                 raise ServiceError("stale", status=409)
             row, entries = await self.get(tid)
-        config = json.loads(row.state)
         names = [_entry_name(json.loads(e.members)) for e in entries]
         try:
             t = Tournament.new(
@@ -313,6 +328,7 @@ class Tournaments:
                 hands=config["hands"],
                 bye_vp=config["bye_vp"],
                 duplicate=config["duplicate"],
+                individual=alone,
             )
         except TournamentError as exc:
             raise ServiceError("tournament", text=str(exc)) from None
@@ -384,7 +400,9 @@ class Tournaments:
                 p.table,
             )
             table.holds_decks = t.duplicate
-            seats = _seats(table_id, members[p.ns], members[p.ew], row.players, self.tables)
+            ns = [m for e in p.ns_side() for m in members[e]]
+            ew = [m for e in p.ew_side() for m in members[e]]
+            seats = _seats(table_id, ns, ew, row.players, self.tables)
             made.append((table, seats))
         leases = [lease for table, _ in made if (lease := self.tables._own_new(table)) is not None]
         state = json.dumps(t.to_dict())
@@ -478,6 +496,7 @@ class Tournaments:
                 movements=state["movements"],
                 hands=state["hands"],
                 duplicate=state["duplicate"],
+                individual=state.get("individual", False),
                 turn=0,
                 turns=[],
                 standings=[],
@@ -498,6 +517,8 @@ class Tournaments:
                         "table": p.table,
                         "ns": p.ns,
                         "ew": p.ew,
+                        "ns_partner": p.ns_partner,
+                        "ew_partner": p.ew_partner,
                         "table_id": table_id,
                         "status": status,
                         "ns_mp": r.ns_mp if r is not None and p.ew is not None else None,
@@ -511,6 +532,7 @@ class Tournaments:
             movements=t.movements,
             hands=t.hands,
             duplicate=t.duplicate,
+            individual=t.individual,
             turn=t.turn,
             turns=turns,
             standings=[

@@ -7,6 +7,11 @@ import { app, main } from "./state.js";
 
 const MOVEMENTS = ["mitchell", "danish", "danish-modified", "swiss", "round-robin"];
 
+/** Who the entrants are: pairs, players at tables of 2, or players with a new partner each turn. @param {any} x */
+function entrantsLabel(x) {
+  return x.individual ? t("tour.individuals") : x.players === 4 ? t("tour.pairs") : t("tour.singles");
+}
+
 /** The director's number of bot entries to add, as typed. */
 let botsWanted = "2";
 
@@ -20,7 +25,7 @@ export async function showTournaments() {
     const rows = list.tournaments.map((/** @type {any} */ x) => el("tr", {},
       el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(x.id)}` }, x.name)),
       el("td", {}, t(`preset.${x.preset}`)),
-      el("td", {}, x.players === 4 ? t("tour.pairs") : t("tour.singles")),
+      el("td", {}, entrantsLabel(x)),
       el("td", {}, t(`tour.status.${x.status}`))));
     main.append(el("section", { class: "panel", "aria-labelledby": "tour-list" }, el("h2", { id: "tour-list" }, t("tour.list")),
       rows.length
@@ -38,7 +43,8 @@ function createForm() {
     presets.map((/** @type {any} */ p) => el("option", { value: p.name, selected: p.name === "italiano" }, t(`preset.${p.name}`)))));
   const name = /** @type {HTMLInputElement} */ (el("input", { id: "tour-name", maxlength: "40", required: true, value: t("tour.default-name") }));
   const players = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-players" },
-    el("option", { value: "4" }, t("tour.pairs")), el("option", { value: "2" }, t("tour.singles"))));
+    el("option", { value: "4" }, t("tour.pairs")), el("option", { value: "2" }, t("tour.singles")),
+    el("option", { value: "individual" }, t("tour.individuals"))));
   const movement = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-movement" },
     MOVEMENTS.map((m) => el("option", { value: m }, t(`tour.movement.${m}`)))));
   const turns = /** @type {HTMLInputElement} */ (el("input", { id: "tour-turns", type: "number", min: "1", max: "50", value: "3" }));
@@ -51,6 +57,12 @@ function createForm() {
   const rated = /** @type {HTMLInputElement} */ (el("input", { id: "tour-rated", type: "checkbox" }));
   const pace = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-pace" },
     ["0", "0.5", "1", "2"].map((v) => el("option", { value: v, selected: v === "1" }, t("tour.pace-seconds", { seconds: new Intl.NumberFormat(currentLanguage()).format(Number(v)) })))));
+  // an individual tournament is Swiss every turn (a new partner each turn)
+  players.addEventListener("change", () => {
+    const alone = players.value === "individual";
+    if (alone) movement.value = "swiss";
+    movement.disabled = alone;
+  });
   const error = el("p", { role: "alert", id: "tour-error" });
   const form = el("form", { id: "tour-form", class: "panel" },
     el("h2", {}, t("tour.new")),
@@ -72,7 +84,8 @@ function createForm() {
     const count = Math.max(1, Math.min(50, Number(turns.value) || 1));
     try {
       const made = await api("POST", "/api/tournaments", {
-        name: name.value, preset: preset.value, players: Number(players.value),
+        name: name.value, preset: preset.value, players: players.value === "2" ? 2 : 4,
+        individual: players.value === "individual",
         movements: Array(count).fill(movement.value), hands: Number(hands.value),
         duplicate: duplicate.checked, break_seconds: Number(breakSeconds.value) || 0, pace: Number(pace.value),
         minutes: Number(minutes.value), rated: rated.checked,
@@ -112,7 +125,7 @@ export async function showTournament(id, secret) {
 function tournamentPage(d, id, query, reload) {
   const out = [el("h1", {}, d.name),
     el("p", { id: "tour-summary" }, t("tour.summary", {
-      game: t(`preset.${d.preset}`), entrants: d.players === 4 ? t("tour.pairs") : t("tour.singles"),
+      game: t(`preset.${d.preset}`), entrants: entrantsLabel(d),
       turns: tn("tour.turns-n", d.movements.length), hands: tn("tour.hands", d.hands), status: t(`tour.status.${d.status}`) }),
     d.duplicate ? ` ${t("tour.duplicate")}` : "")];
   if (d.status === "open") {
@@ -167,7 +180,7 @@ function entryPanel(d, act) {
   const section = el("section", { class: "panel", "aria-labelledby": "tour-entries" }, el("h2", { id: "tour-entries" }, tn("tour.entries", d.entries.length)),
     items.length ? el("ol", { id: "entries", class: "plain" }, items) : el("p", { class: "muted" }, t("tour.no-entries")));
   if (d.you === null && app.me) {
-    if (d.players === 4) {
+    if (d.players === 4 && !d.individual) {
       const withBot = el("button", { type: "button", id: "tour-enter-bot" }, t("tour.enter-bot"));
       withBot.addEventListener("click", () => act("entries", { partner: "heuristic" }));
       const withFriend = el("button", { type: "button", id: "tour-enter-partner" }, t("tour.enter-partner"));
@@ -191,16 +204,18 @@ function entryPanel(d, act) {
 /** @param {any} d @returns {HTMLElement[]} */
 function turnsPanel(d) {
   const names = d.entries.map((/** @type {any} */ e) => e.name);
+  /** A side's name: its entrant, or the two players of an individual tournament. @param {number} e @param {number | null} partner */
+  const side = (e, partner) => partner === null || partner === undefined ? names[e] : t("tour.side", { first: names[e], second: names[partner] });
   const out = [];
   if (d.next_turn_in !== null && d.status === "playing") {
     out.push(el("p", { id: "tour-next", role: "status" }, t("tour.next-turn", { seconds: Math.ceil(d.next_turn_in) })));
   }
   for (const turn of [...d.turns].reverse()) {
-    const mine = turn.tables.find((/** @type {any} */ x) => d.you !== null && (x.ns === d.you || x.ew === d.you));
+    const mine = turn.tables.find((/** @type {any} */ x) => d.you !== null && [x.ns, x.ew, x.ns_partner, x.ew_partner].includes(d.you));
     const rows = turn.tables.map((/** @type {any} */ x) => el("tr", { class: x === mine ? "me" : "" },
       el("td", {}, `${x.table}`),
-      el("td", {}, names[x.ns]),
-      el("td", {}, x.ew === null ? t("tour.bye") : names[x.ew]),
+      el("td", {}, side(x.ns, x.ns_partner)),
+      el("td", {}, x.ew === null ? t("tour.bye") : side(x.ew, x.ew_partner)),
       el("td", {}, x.ns_mp === null ? "" : `${x.ns_mp}–${x.ew_mp}`),
       el("td", {}, x.vp ? `${x.vp[0]}–${x.vp[1]}` : "", x.note ? el("span", { class: "muted" }, ` (${x.note})`) : null),
       el("td", {}, x.table_id ? el("a", { href: `#/table/${encodeURIComponent(x.table_id)}`, class: "tour-table" },
@@ -223,7 +238,7 @@ function standingsPanel(d, id) {
   return el("section", { class: "panel", "aria-labelledby": "tour-standings" },
     el("h2", { id: "tour-standings" }, d.status === "over" ? t("tour.final") : t("tour.standings")),
     el("div", { class: "scroll" }, el("table", { class: "list", id: "standings" }, el("thead", {}, el("tr", {},
-      [t("tour.col.place"), d.players === 4 ? t("tour.col.pair") : t("tour.col.player"), t("tour.col.vp"), t("tour.col.difference"), t("tour.col.turns-played")].map((h) => el("th", { scope: "col" }, h)))),
+      [t("tour.col.place"), d.players === 4 && !d.individual ? t("tour.col.pair") : t("tour.col.player"), t("tour.col.vp"), t("tour.col.difference"), t("tour.col.turns-played")].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows))),
     el("p", {}, el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("tour.csv")), " · ",
       el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.html`, target: "_blank", rel: "noopener" }, t("tour.print"))));
