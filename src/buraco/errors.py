@@ -73,7 +73,20 @@ class RecordError(BuracoError, ValueError):
 
 
 class TournamentError(BuracoError, ValueError):
-    """A tournament, a result or a VP scale that is malformed or contradicts itself."""
+    """A tournament, a result or a VP scale that is malformed or contradicts itself.
+
+    The message is English; a refusal a front end words in its own language carries
+    ``case`` (a name such as ``"no-table"``) and its ``params`` too.
+
+    >>> e = TournamentError("turn 1 has no table 5", "no-table", turn=1, tables=2, table=5)
+    >>> e.case, e.params["table"]
+    ('no-table', 5)
+    """
+
+    def __init__(self, message: str, case: str | None = None, **params: int | str) -> None:
+        super().__init__(message)
+        self.case = case
+        self.params = params
 
 
 def shown(value: object, limit: int = 40) -> str:

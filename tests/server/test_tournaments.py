@@ -181,6 +181,22 @@ def test_the_director_adjusts_a_result_and_an_unknown_tournament_is_404(server: 
     assert r.status_code == 200, r.text
     table = r.json()["turns"][0]["tables"][1]
     assert table["vp"] == [4, 16] and table["note"] == "slow play"
+    # the library's refusals come worded by their case, with their parameters
+    for body, key, params in (
+        ({"turn": 2, "table": 1, "ns_vp": 4, "ew_vp": 16, "note": "x"}, "tournament.no-turn",
+         {"turn": 2, "turns": 1}),
+        ({"turn": 1, "table": 9, "ns_vp": 4, "ew_vp": 16, "note": "x"}, "tournament.no-table",
+         {"turn": 1, "tables": 2, "table": 9}),
+        ({"turn": 1, "table": 1}, "tournament.no-adjustment", {"turn": 1, "table": 1}),
+        ({"turn": 1, "table": 1, "ns_vp": 4}, "tournament.both-vp", {}),
+        ({"turn": 1, "table": 1, "ns_vp": 4, "ew_vp": 16}, "tournament.note", {"most": 200}),
+    ):  # fmt: skip
+        r = server.client.post(
+            f"/api/tournaments/{tid}/adjust", json=body, headers=director.headers
+        )
+        assert r.status_code == 400 and r.json()["error"]["key"] == key, r.text
+        assert r.json()["error"]["params"] == params
+    assert view(server, tid)["turns"][0]["tables"][1]["vp"] == [4, 16]  # nothing changed
     assert server.client.get("/api/tournaments/nope").status_code == 404
     assert json.loads(server.client.get("/api/tournaments/nope").text)["error"]["key"] == (
         "not-found.tournament"
@@ -401,6 +417,27 @@ def test_an_individual_tournament_gives_everyone_a_new_partner_each_turn(server:
     page = server.client.get(f"/api/tournaments/{tid}/standings.html").text
     x = done["turns"][0]["tables"][0]
     assert f"{names[x['ns']]} &amp; {names[x['ns_partner']]}" in page
+    # the page to print, in the language asked, else the browser's
+    r = server.client.get(f"/api/tournaments/{tid}/standings.html?lang=it")
+    assert r.headers["content-language"] == "it" and '<html lang="it">' in r.text
+    assert "Turno 2 (svizzero)" in r.text and "<th>Iscritto</th>" in r.text
+    assert f"{names[x['ns']]} e {names[x['ns_partner']]}" in r.text
+    r = server.client.get(
+        f"/api/tournaments/{tid}/standings.html", headers={"Accept-Language": "pt-BR"}
+    )
+    assert "Rodada 1 (suíço)" in r.text and "9 inscritos, rodadas de 3 mãos" in r.text
+
+
+def test_more_mitchell_turns_than_tables_are_refused_at_the_start_in_words(
+    server: Server,
+) -> None:
+    t, director, _ = make(server, movements=["mitchell"] * 3)
+    tid = t["id"]
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 4}, headers=director.headers)
+    r = server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers)
+    assert r.status_code == 400 and r.json()["error"]["key"] == "tournament.mitchell-turns"
+    assert r.json()["error"]["params"] == {"entrants": 4, "most": 2, "count": 3}
+    assert view(server, tid)["status"] == "open"
 
 
 def test_an_individual_tournament_is_entered_alone_and_needs_four(server: Server) -> None:

@@ -76,6 +76,17 @@ MESSAGES: dict[str, str] = {
     "tournament.started": "the tournament has started: entries are closed",
     "tournament.few": "a tournament needs two entries or more to start",
     "tournament.few-players": "an individual tournament needs four players or more to start",
+    "tournament.mitchell-turns": (
+        "{entrants} entrants have {most} Mitchell turns before pairs meet again, not {count}"
+    ),
+    "tournament.round-robin-turns": (
+        "{entrants} entrants have {most} round-robin turns before pairs meet again, not {count}"
+    ),
+    "tournament.no-turn": "turn {turn} is not paired (turns paired: 1 to {turns})",
+    "tournament.no-table": "turn {turn} has tables 1 to {tables}, not {table}",
+    "tournament.no-adjustment": "table {table} of turn {turn} has no adjustment to clear",
+    "tournament.both-vp": "an adjustment gives both sides' VP, or neither to clear it",
+    "tournament.note": "the reason for an adjustment is 1 to {most} characters",
     "tournament.alone": "in an individual tournament each player enters alone, with no partner",
     "tournament.individual": (
         "an individual tournament is played at tables of 4, every turn swiss (a new partner "

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import ConfigDict, Field
 
 from buraco.rules import PRESETS
+from buraco.server import i18n
 from buraco.server.errors import ServiceError
 from buraco.server.routes import (
     DISPLAY_NAME,
@@ -398,7 +399,7 @@ async def adjust_result(
     if body.ns_vp is not None and body.ew_vp is not None:
         vp = (body.ns_vp, body.ew_vp)
     elif body.ns_vp is not None or body.ew_vp is not None:
-        raise ServiceError("tournament", text="give both sides' VP, or neither to clear")
+        raise ServiceError("tournament.both-vp")
     await tours.adjust(tid, body.turn, body.table, vp, body.note)
     return await tours.view(tid, guest, secret)
 
@@ -436,7 +437,19 @@ async def standings_file(tid: str, tours: Tours) -> Response:
         **_refusals(404, 409, 422),
     },
 )
-async def standings_page(tid: str, tours: Tours) -> Response:
-    """A page to print or publish: the standings and every turn's tables (names escaped)."""
+async def standings_page(
+    tid: str,
+    tours: Tours,
+    request: Request,
+    lang: Annotated[str | None, Query(max_length=20, description="pt-BR, es, it or en")] = None,
+) -> Response:
+    """A page to print or publish: the standings and every turn's tables (names escaped).
+
+    In the language asked (``lang``), else the player's (cookie), else the browser's.
+    """
     _, t = await tours.started(tid)
-    return Response(standings_html(t), media_type="text/html")
+    language = i18n.negotiate(
+        lang, request.cookies.get(i18n.COOKIE), request.headers.get("accept-language")
+    )
+    page = standings_html(t, words=i18n.messages(language), lang=language)
+    return Response(page, media_type="text/html", headers={"Content-Language": language})

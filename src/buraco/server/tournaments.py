@@ -34,7 +34,7 @@ from buraco.bots import make_bot
 from buraco.errors import BuracoError, TournamentError
 from buraco.fairness import new_deal
 from buraco.rules import PRESETS, make_rules
-from buraco.server.errors import ServiceError
+from buraco.server.errors import MESSAGES, ServiceError
 from buraco.server.models import EntryRow, SeatRow, TableRow, TournamentDeal, TournamentRow
 from buraco.server.service import (
     MATCH_MINUTES,
@@ -331,7 +331,7 @@ class Tournaments:
                 individual=alone,
             )
         except TournamentError as exc:
-            raise ServiceError("tournament", text=str(exc)) from None
+            raise _refused(exc) from None
         if not await self._turn(row, t, entries):
             raise ServiceError("stale", status=409)
 
@@ -436,7 +436,7 @@ class Tournaments:
             else:
                 t.adjust(table, vp[0], vp[1], note, turn=turn)
         except TournamentError as exc:
-            raise ServiceError("tournament", text=str(exc)) from None
+            raise _refused(exc) from None
         if not await self.store.save_tournament(row.id, row.version, json.dumps(t.to_dict())):
             raise ServiceError("stale", status=409)
         log.info(
@@ -549,6 +549,14 @@ class Tournaments:
             ],
         )
         return out
+
+
+def _refused(exc: TournamentError) -> ServiceError:
+    """The library's refusal as the API words it: by its case when it has one."""
+    if exc.case is not None and f"tournament.{exc.case}" in MESSAGES:
+        params: dict[str, Any] = dict(exc.params)  # never status, field, rule or refusal
+        return ServiceError(f"tournament.{exc.case}", **params)
+    return ServiceError("tournament", text=str(exc))
 
 
 def _holds(entry: EntryRow, guest_id: str) -> bool:

@@ -133,7 +133,11 @@ class Tournament:
             count = self.movements.count(kind)
             if count > most:
                 raise TournamentError(
-                    f"{n} entrants have {most} {kind} turns before pairs meet again, not {count}"
+                    f"{n} entrants have {most} {kind} turns before pairs meet again, not {count}",
+                    f"{kind}-turns",
+                    entrants=n,
+                    most=most,
+                    count=count,
                 )
         if self.individual:
             if n < 4:
@@ -204,12 +208,23 @@ class Tournament:
 
     def _pairing(self, turn: int, table: int) -> Pairing:
         if not 1 <= turn <= self.turn:
-            raise TournamentError(f"turn {turn} is not paired (turns paired: 1 to {self.turn})")
+            raise TournamentError(
+                f"turn {turn} is not paired (turns paired: 1 to {self.turn})",
+                "no-turn",
+                turn=turn,
+                turns=self.turn,
+            )
         for p in self.turns[turn - 1]:
             if p.table == table:
                 return p
         tables = len(self.turns[turn - 1])
-        raise TournamentError(f"turn {turn} has tables 1 to {tables}, not {table}")
+        raise TournamentError(
+            f"turn {turn} has tables 1 to {tables}, not {table}",
+            "no-table",
+            turn=turn,
+            tables=tables,
+            table=table,
+        )
 
     def record(self, table: int, ns_mp: int, ew_mp: int, turn: int | None = None) -> None:
         """Enter (or correct) a table's MP, NS's then EW's, in ``turn`` (default: this one).
@@ -244,12 +259,17 @@ class Tournament:
         )
         if ns_vp is None and ew_vp is None:
             if old is None or old.vp is None:
-                raise TournamentError(f"table {table} of turn {turn} has no adjustment to clear")
+                raise TournamentError(
+                    f"table {table} of turn {turn} has no adjustment to clear",
+                    "no-adjustment",
+                    table=table,
+                    turn=turn,
+                )
             self._put(replace(base, vp=None, note=""))
             return
-        _check_text("the reason for an adjustment", note, most=200)
+        _check_text("the reason for an adjustment", note, most=200, case="note")
         if type(ns_vp) is not int or type(ew_vp) is not int:
-            raise TournamentError("an adjustment gives both sides' VP")
+            raise TournamentError("an adjustment gives both sides' VP", "both-vp")
         self._put(replace(base, vp=(ns_vp, ew_vp), note=note))
 
     def _result(self, turn: int, table: int) -> Result | None:
@@ -445,8 +465,10 @@ def _whole(value: object, what: str) -> int:
     return value
 
 
-def _check_text(what: str, text: object, most: int = MAX_NAME) -> None:
+def _check_text(what: str, text: object, most: int = MAX_NAME, case: str | None = None) -> None:
     if not isinstance(text, str) or not text.strip() or len(text) > most or has_control(text):
         raise TournamentError(
-            f"{what} is 1 to {most} characters with no control characters, not {shown(text)}"
+            f"{what} is 1 to {most} characters with no control characters, not {shown(text)}",
+            case,
+            most=most,
         )

@@ -241,5 +241,5 @@ function standingsPanel(d, id) {
       [t("tour.col.place"), d.players === 4 && !d.individual ? t("tour.col.pair") : t("tour.col.player"), t("tour.col.vp"), t("tour.col.difference"), t("tour.col.turns-played")].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows))),
     el("p", {}, el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("tour.csv")), " · ",
-      el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.html`, target: "_blank", rel: "noopener" }, t("tour.print"))));
+      el("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.html?lang=${encodeURIComponent(currentLanguage())}`, target: "_blank", rel: "noopener" }, t("tour.print"))));
 }
