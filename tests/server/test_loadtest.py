@@ -59,6 +59,22 @@ def test_a_load_run_with_each_table_at_one_of_two_processes(fresh_pg: str, redis
     assert got["errors"] == [] and got["actions"] > 20 and "each table at one" in got["server"]
 
 
+def test_a_tournament_of_bots_survives_a_kill_of_the_process_that_made_its_tables(
+    fresh_pg: str, redis_url: str
+) -> None:
+    # issue 21, Scale: "runs its turns with the existing load tooling on two processes over
+    # PostgreSQL and Redis … standings consistent after a kill -9 of either process mid-turn"
+    code, out = run(
+        "loadtest", "--tournament", "--tables", "2", "--turns", "1", "--pace", "0",
+        "--kill-after", "2", "--db", fresh_pg, "--bus", redis_url, "--json",
+    )  # fmt: skip
+    assert code == 0, out
+    got = figures(out)
+    assert got["turn_tables"] == got["turn_dealt_tables"] == 2
+    assert got["killed_at_s"] >= 2 and got["tables_over_when_killed"] < 2
+    assert got["tables_played"] == 2 and got["standings_vp"] == 40
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -68,6 +84,8 @@ def test_a_load_run_with_each_table_at_one_of_two_processes(fresh_pg: str, redis
         (["--url", "http://127.0.0.1:8000", "--processes", "2"], "do not go together"),
         (["--processes", "40"], "--processes"),
         (["--by-table"], "--by-table"),
+        (["--tournament"], "give --db postgresql"),
+        (["--kill-after", "3"], "--kill-after is for --tournament"),
     ],
 )
 def test_loadtest_refuses_what_it_cannot_do_in_one_line(args: list[str], says: str) -> None:

@@ -50,6 +50,23 @@ def loadtest(
         ),
     ] = False,
     seed: Annotated[int, typer.Option(help="seed of the clients' choices")] = 0,
+    tournament: Annotated[
+        bool,
+        typer.Option(
+            "--tournament",
+            help="a tournament of bots instead: 2 × --tables entries of pairs, Mitchell turns, "
+            "on 2 processes (--db PostgreSQL, --bus), docs/tournaments.md#scale",
+        ),
+    ] = False,
+    turns: Annotated[int, typer.Option(help="--tournament: its turns of 3 hands")] = 2,
+    kill_after: Annotated[
+        float | None,
+        typer.Option(
+            help="--tournament: SIGKILL the first process so many seconds into turn 1, "
+            "then start it again"
+        ),
+    ] = None,
+    pace: Annotated[float, typer.Option(help="--tournament: seconds a bot waits to move")] = 0.5,
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
     """Load a server with tables of bot clients over real WebSockets; print the figures.
@@ -79,6 +96,11 @@ def loadtest(
         fail(f"the load test needs the server extra: pip install 'buraco[server]' ({exc.name})")
     if by_table and processes == 1:
         fail("--by-table is for several processes: give --processes 2 or more")
+    if tournament:
+        _tournament(tables, turns, db, bus, kill_after, pace, json_out)
+        return
+    if kill_after is not None:
+        fail("--kill-after is for --tournament")
     if url is not None:
         try:
             check_loopback(url)
@@ -160,6 +182,67 @@ def _run(
         fail(f"the server at {base} failed the load test: {exc}")
 
 
+def _tournament(
+    tables: int,
+    turns: int,
+    db: str | None,
+    bus: str | None,
+    kill_after: float | None,
+    pace: float,
+    json_out: bool,
+) -> None:
+    """``--tournament``: two processes, one tournament of bots, an optional SIGKILL."""
+    from buraco.server.load_tournament import TournamentLoadError, run_tournament
+
+    check_range("--turns", turns, 1, 10)
+    check_range("--pace", pace, 0, 5)
+    if kill_after is not None:
+        check_range("--kill-after", kill_after, 0, 3600)
+    if db is None or not db.startswith("postgresql"):
+        fail("--tournament runs two processes on one database: give --db postgresql://...")
+    bus = bus or "redis://127.0.0.1:6379/0"
+    extra = ["--lease", "5", "--bot-workers", "1"]
+    with tempfile.TemporaryDirectory() as folder:
+        ports = [_free_port(), _free_port()]
+        procs = [_start(Path(folder), p, db, 1, bus, extra) for p in ports]
+
+        def kill() -> None:
+            procs[0].kill()
+            procs[0].wait()
+            procs[0] = _start(Path(folder), ports[0], db, 1, bus, extra)
+
+        try:
+            out = run_tournament(
+                [f"http://127.0.0.1:{p}" for p in ports],
+                tables,
+                turns=turns,
+                pace=pace,
+                kill_after=kill_after,
+                kill=kill if kill_after is not None else None,
+            )
+        except TournamentLoadError as exc:
+            fail(str(exc))
+        finally:
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    out["server"] = "buraco serve, 2 processes, --db and --bus"
+    if json_out:
+        console.print_json(json.dumps(out))
+        return
+    t = Table(title=f"buraco loadtest --tournament: {tables} tables, {out['server']}")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    for key, value in out.items():
+        if key != "server":
+            t.add_row(key.replace("_", " "), str(value))
+    console.print(t)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -168,11 +251,17 @@ def _free_port() -> int:
 
 
 def _start(
-    folder: Path, port: int, db: str | None, processes: int, bus: str | None
+    folder: Path,
+    port: int,
+    db: str | None,
+    processes: int,
+    bus: str | None,
+    extra: list[str] | None = None,
 ) -> subprocess.Popen[bytes]:
     import httpx
 
     args = [sys.executable, "-m", "buraco", "serve", "--port", str(port), "--hand-pause", "0"]
+    args += extra or []
     args += ["--guests-per-address", "1000000/minute"]  # every client comes from loopback
     args += ["--db", db] if db else ["--data", str(folder)]
     if bus:
