@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from typing import Any
 
 import pytest
@@ -472,3 +473,34 @@ def test_an_individual_tournament_is_entered_alone_and_needs_four(server: Server
     where = [x["ns"], x["ew"], x["ns_partner"], x["ew_partner"]].index(0)  # Ana is entrant 0
     assert seats[where]["name"] == "Ana" and seats[where]["kind"] == "guest"
     assert sum(s["kind"] == "bot" for s in seats) == 3
+
+
+def test_a_tournament_starts_by_itself_at_its_time_or_waits_for_its_director(
+    server: Server,
+) -> None:
+    # issue 21: the director sets a "start time"
+    from datetime import UTC, datetime, timedelta
+
+    def at(seconds: float) -> str:
+        return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat()
+
+    t, director, _ = make(server, movements=["mitchell"], starts_at=at(2))
+    tid = t["id"]
+    assert t["status"] == "open" and 0 < t["starts_at"] - time.time() <= 2.5
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 4}, headers=director.headers)
+    started = wait_for(lambda: (v := view(server, tid))["status"] == "playing" and v, 30)
+    assert started["turn"] == 1 and started["starts_at"] is None
+    # too few entries at its time: it stays open, for its director to start
+    t, director, _ = make(server, movements=["mitchell"], starts_at=at(1))
+    server.client.post(
+        f"/api/tournaments/{t['id']}/bots", json={"count": 1}, headers=director.headers
+    )
+    waiting = wait_for(lambda: (v := view(server, t["id"]))["starts_at"] is None and v, 30)
+    assert waiting["status"] == "open" and len(waiting["entries"]) == 1
+    who = server.guest("Dora")
+    for when, key in ((at(-60), "tournament.starts"), (at(40 * 86400), "tournament.starts"),
+                      ("2030-01-01T10:00:00", "request")):  # fmt: skip
+        r = server.client.post(
+            "/api/tournaments", json={**SHORT, "starts_at": when}, headers=who.headers
+        )
+        assert r.status_code in (400, 422) and r.json()["error"]["key"] == key, r.text

@@ -87,6 +87,7 @@ MESSAGES: dict[str, str] = {
     "tournament.no-adjustment": "table {table} of turn {turn} has no adjustment to clear",
     "tournament.both-vp": "an adjustment gives both sides' VP, or neither to clear it",
     "tournament.note": "the reason for an adjustment is 1 to {most} characters",
+    "tournament.starts": "a tournament's start time is in the next {days} days",
     "tournament.alone": "in an individual tournament each player enters alone, with no partner",
     "tournament.individual": (
         "an individual tournament is played at tables of 4, every turn swiss (a new partner "

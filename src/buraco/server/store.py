@@ -857,12 +857,21 @@ class Store:
         return True
 
     async def due_tournaments(self, at: float) -> list[TournamentRow]:
-        """Tournaments whose next turn is due at ``at`` (seconds since the epoch)."""
+        """Tournaments whose next turn (or, open, whose start) is due at ``at`` (epoch s)."""
         async with self.session() as s:
             q = select(TournamentRow).where(
-                TournamentRow.status == "playing", TournamentRow.next_turn_at <= at
+                TournamentRow.status.in_(("open", "playing")), TournamentRow.next_turn_at <= at
             )
             return list((await s.execute(q.limit(50))).scalars())
+
+    async def unschedule(self, tid: str) -> None:
+        """An open tournament's start time cleared (its director starts it by hand)."""
+        async with self.session.begin() as s:
+            await s.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tid, TournamentRow.status == "open")
+                .values(next_turn_at=None)
+            )
 
     async def tournament_tables(self, tid: str) -> dict[tuple[int, int], tuple[str, str]]:
         """A tournament's tables: (turn, number) → (table id, status)."""

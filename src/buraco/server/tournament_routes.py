@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
-from pydantic import ConfigDict, Field
+from pydantic import AwareDatetime, ConfigDict, Field
 
 from buraco.rules import PRESETS
 from buraco.server import i18n
@@ -116,6 +116,13 @@ class TournamentIn(_Body):
             "(players 4, every movement swiss)"
         ),
     ] = False
+    starts_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            description="when it starts by itself (in the next 30 days; with fewer entries "
+            "than it needs, it waits for its director); absent: when its director starts it"
+        ),
+    ] = None
 
 
 class EntryIn(_Body):
@@ -228,6 +235,9 @@ class TournamentOut(_Out):
     hands: int
     duplicate: bool
     individual: bool = Field(description="entrants are players, a new partner each turn")
+    starts_at: float | None = Field(
+        description="open: when it starts by itself (seconds since the epoch), if it has a time"
+    )
     turn: int
     turns: list[TurnOut]
     standings: list[StandingOut]
@@ -273,6 +283,7 @@ async def create_tournament(body: TournamentIn, tours: Tours, guest: NeedGuest) 
         minutes=body.minutes,
         rated=body.rated,
         individual=body.individual,
+        starts_at=body.starts_at.timestamp() if body.starts_at is not None else None,
     )
     row, secret = await tours.create(guest, spec)
     return {

@@ -66,6 +66,9 @@ MAX_OPEN_PER_GUEST = 3
 TURN_TIMER = 120
 """Seconds a player of a tournament's table has for a turn before the stand-in moves."""
 
+MAX_AHEAD = 30 * 86400
+"""How far ahead a tournament's start time may be, in seconds."""
+
 CHECK_EVERY = 1.0
 """Seconds between looks for a turn that is due."""
 
@@ -86,6 +89,8 @@ class TournamentSpec:
     minutes: int = 0
     """A turn's time: its tables end with the hand in play after so many minutes (0: none)."""
     rated: bool = False
+    starts_at: float | None = None
+    """When it starts by itself (seconds since the epoch); None: when its director says."""
     individual: bool = False
     """Players, not pairs, at tables of 4: a new partner each turn (every turn Swiss)."""
 
@@ -168,6 +173,8 @@ class Tournaments:
         if spec.minutes not in MATCH_MINUTES:
             minutes = [str(m) for m in MATCH_MINUTES[1:]]
             raise ServiceError("minutes", field="minutes", minutes=minutes)
+        if spec.starts_at is not None and not 0 < spec.starts_at - time.time() <= MAX_AHEAD:
+            raise ServiceError("tournament.starts", field="starts_at", days=MAX_AHEAD // 86400)
         if spec.duplicate and spec.minutes:
             # timed tables play different numbers of hands: not the same cards to compare
             raise ServiceError("tournament.duplicate-timed", field="minutes")
@@ -191,7 +198,7 @@ class Tournaments:
             status="open",
             state=json.dumps(_config(spec)),
             version=0,
-            next_turn_at=None,
+            next_turn_at=spec.starts_at,
         )
         await self.store.add_tournament(row)
         return row, secret
@@ -341,7 +348,19 @@ class Tournaments:
         if found is None:
             return
         row, entries = found
-        if row.status != "playing" or row.next_turn_at is None or row.next_turn_at > time.time():
+        if row.next_turn_at is None or row.next_turn_at > time.time():
+            return
+        if row.status == "open":  # its start time
+            try:
+                await self.begin(row.id)
+            except ServiceError as exc:
+                if exc.key == "stale":  # another process started it
+                    return
+                # too few entries: it waits for its director
+                log.info("tournament %s: not started at its time (%s)", row.id, exc.key)
+                await self.store.unschedule(row.id)
+            return
+        if row.status != "playing":
             return
         t = Tournament.from_dict(json.loads(row.state))
         await self._turn(row, t, entries)
@@ -497,6 +516,7 @@ class Tournaments:
                 hands=state["hands"],
                 duplicate=state["duplicate"],
                 individual=state.get("individual", False),
+                starts_at=row.next_turn_at,
                 turn=0,
                 turns=[],
                 standings=[],
@@ -533,6 +553,7 @@ class Tournaments:
             hands=t.hands,
             duplicate=t.duplicate,
             individual=t.individual,
+            starts_at=None,
             turn=t.turn,
             turns=turns,
             standings=[

@@ -55,6 +55,7 @@ function createForm() {
   const minutes = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-minutes" },
     [0, 15, 30, 60, 90].map((m) => el("option", { value: `${m}` }, m ? t("tour.minutes-n", { minutes: m }) : t("tour.minutes-none")))));
   const rated = /** @type {HTMLInputElement} */ (el("input", { id: "tour-rated", type: "checkbox" }));
+  const starts = /** @type {HTMLInputElement} */ (el("input", { id: "tour-starts", type: "datetime-local" }));
   const pace = /** @type {HTMLSelectElement} */ (el("select", { id: "tour-pace" },
     ["0", "0.5", "1", "2"].map((v) => el("option", { value: v, selected: v === "1" }, t("tour.pace-seconds", { seconds: new Intl.NumberFormat(currentLanguage()).format(Number(v)) })))));
   // an individual tournament is Swiss every turn (a new partner each turn)
@@ -75,6 +76,7 @@ function createForm() {
     el("label", { class: "opt" }, duplicate, ` ${t("tour.duplicate")}`),
     el("label", {}, t("tour.minutes"), " ", minutes),
     el("label", { class: "opt" }, rated, ` ${t("tour.rated")}`),
+    el("label", {}, t("tour.starts"), " ", starts),
     el("label", {}, t("tour.break"), " ", breakSeconds),
     el("label", {}, t("tour.pace"), " ", pace),
     el("button", { type: "submit", id: "tour-create" }, t("tour.create")), error);
@@ -89,6 +91,8 @@ function createForm() {
         movements: Array(count).fill(movement.value), hands: Number(hands.value),
         duplicate: duplicate.checked, break_seconds: Number(breakSeconds.value) || 0, pace: Number(pace.value),
         minutes: Number(minutes.value), rated: rated.checked,
+        // the local time typed, sent with its offset (the server keeps the instant)
+        starts_at: starts.value ? new Date(starts.value).toISOString() : undefined,
       });
       location.hash = `#/tournament/${encodeURIComponent(made.tournament.id)}?secret=${encodeURIComponent(made.secret)}`;
     } catch (x) { error.textContent = /** @type {Error} */ (x).message; }
@@ -128,6 +132,10 @@ function tournamentPage(d, id, query, reload) {
       game: t(`preset.${d.preset}`), entrants: entrantsLabel(d),
       turns: tn("tour.turns-n", d.movements.length), hands: tn("tour.hands", d.hands), status: t(`tour.status.${d.status}`) }),
     d.duplicate ? ` ${t("tour.duplicate")}` : "")];
+  if (d.status === "open" && d.starts_at !== null) {
+    const when = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(d.starts_at * 1000));
+    out.push(el("p", { id: "tour-starts-at", role: "status" }, t("tour.starts-at", { time: when })));
+  }
   if (d.status === "open") {
     // the link for players: the page's address without the director's secret
     const link = `${location.origin}${location.pathname}#/tournament/${encodeURIComponent(id)}`;
