@@ -124,3 +124,13 @@ def test_each_bot_is_reported_with_the_piles_it_took_and_the_hands_it_ended() ->
         "share": 1.0,
     }
     assert per_bot[1]["went_out"]["out"] == stocker.went_out
+
+
+def test_a_pile_the_rules_do_not_let_a_player_take_is_not_counted_as_offered() -> None:
+    # 001 §Buraco Fechado: the pile is taken only to meld its top card at once; a turn
+    # whose top card does not meld is no chance to take it, so the hoarder (who takes
+    # every pile it may) takes all of its chances
+    result = run_arena("fechado", ["hoarder", "stocker"], 4, players=2, seed=3)
+    hoarder, stocker = result.bots()
+    assert hoarder.pile_chances > 0 and hoarder.pile_share == 1.0
+    assert stocker.pile_takes == 0

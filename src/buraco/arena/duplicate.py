@@ -15,13 +15,14 @@ applying the action.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from buraco.actions import Action, TakePile
 from buraco.arena.pairing import Table, seat_bots
 from buraco.arena.timing import TimeSketch
 from buraco.bots import Bot, make_bot, play_match, seat_name
-from buraco.bots.base import pile_choices
 from buraco.game import Game
 from buraco.record import save
 from buraco.rules import Rules
@@ -160,8 +161,9 @@ def play_deal(
             ]
             names = [seat_name(spec.labels[b], s) for s, b in enumerate(seated)]
             game = Game(spec.rules, seed=game_seed, match=spec.matches, names=names)
-            actions = play_game(game, bots, [times[b] for b in seated])
-            takes, chances = _pile_choices(game)
+            piles = PileCount(game.rules.sides)
+            actions = play_game(game, bots, [times[b] for b in seated], piles)
+            takes, chances = tuple(piles.takes), tuple(piles.chances)
             result = GameResult(
                 deal=deal,
                 table=table.index,
@@ -182,24 +184,35 @@ def play_deal(
     return DealResult(deal, game_seed, tuple(games), _pairs(spec, games)), times
 
 
-def play_game(game: Game, bots: list[Bot], times: list[TimeSketch]) -> int:
+class PileCount:
+    """Per side: turns begun by taking the pile, and turns begun when the rules let it.
+
+    A turn counts as a chance only when taking the pile was one of the legal actions (a
+    closed pile whose top card does not meld, or a draw forced by the streak limit, is
+    not a chance).
+    """
+
+    def __init__(self, sides: int) -> None:
+        self.sides = sides
+        self.takes = [0] * sides
+        self.chances = [0] * sides
+
+    def __call__(self, seat: int, legal: Sequence[Action], action: Action) -> None:
+        """One decision (see :data:`buraco.bots.play.Decision`)."""
+        if any(type(a) is TakePile for a in legal):
+            self.chances[seat % self.sides] += 1
+            self.takes[seat % self.sides] += type(action) is TakePile
+
+
+def play_game(
+    game: Game, bots: list[Bot], times: list[TimeSketch], piles: PileCount | None = None
+) -> int:
     """Play the game to its end (every hand of a match); returns the actions made.
 
-    ``times[seat]`` counts the wall time of each of that seat's ``choose`` calls.
+    ``times[seat]`` counts the wall time of each of that seat's ``choose`` calls;
+    ``piles`` the pile's chances and takes.
     """
-    return play_match(game, bots, on_choose=lambda seat, s: times[seat].add(s))
-
-
-def _pile_choices(game: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per side, over every hand: turns begun by taking the pile, and with one to take."""
-    sides = game.rules.sides
-    takes, chances = [0] * sides, [0] * sides
-    for events in game.hand_events:
-        seat_takes, seat_chances = pile_choices(events, game.players, game.rules.upcard)
-        for seat in range(game.players):
-            takes[seat % sides] += seat_takes[seat]
-            chances[seat % sides] += seat_chances[seat]
-    return tuple(takes), tuple(chances)
+    return play_match(game, bots, on_choose=lambda seat, s: times[seat].add(s), on_decision=piles)
 
 
 def _pairs(spec: ArenaSpec, games: list[GameResult]) -> tuple[PairDeal, ...]:

@@ -150,8 +150,8 @@ NOTE = (
     "games (won when positive); mean per deal. "
     "95% CI: Student's t over the deals. stronger: the CI excludes 0. rating: "
     "Bradley–Terry fit of the deals won, mean 1500 (+400: 10 deals won per 1 lost). "
-    "pile taken: turns begun by taking the pile, of those begun with a pile on the table "
-    "(takeable or not). "
+    "pile taken: turns begun by taking the pile, of those begun when the rules let the "
+    "pile be taken. "
     "went out: hands its side ended by going out. choose: wall time of one decision."
 )
 

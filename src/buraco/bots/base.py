@@ -60,19 +60,26 @@ def play_sections(legal: Sequence[Action]) -> tuple[int, int, int]:
 
 
 def wild_count(cards: Sequence[Card]) -> int:
-    """Wild cards in a meld's cards (a 2 between the ace and the 3 of its suit is natural).
+    """Wild cards in a meld's cards, in run order (a 2 in its own place is natural).
+
+    A 2 is in its own place when the 3 of its suit follows it and it starts the run
+    or follows the ace of its suit.
 
     >>> from buraco.cards import parse_cards
-    >>> wild_count(parse_cards("AH 2H 3H")), wild_count(parse_cards("3H 2S 5H JK"))
-    (0, 2)
+    >>> wild_count(parse_cards("AH 2H 3H")), wild_count(parse_cards("2H 3H 4H"))
+    (0, 0)
+    >>> wild_count(parse_cards("3H 2S 5H JK")), wild_count(parse_cards("2H 4H 5H"))
+    (2, 1)
     """
     n = 0
     for i, c in enumerate(cards):
         if c == JOKER:
             n += 1
         elif c % 13 == 1:
-            s = c - 1
-            natural = 0 < i < len(cards) - 1 and cards[i - 1] == s and cards[i + 1] == s + 2
+            ace = c - 1
+            natural = (
+                i < len(cards) - 1 and cards[i + 1] == ace + 2 and (i == 0 or cards[i - 1] == ace)
+            )
             if not natural:
                 n += 1
     return n

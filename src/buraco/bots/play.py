@@ -13,14 +13,22 @@ from buraco.views import seat_view
 Timer = Callable[[int, float], None]
 """Told the seat and the wall time in seconds of each ``choose`` call."""
 
+Decision = Callable[[int, Sequence[Action], Action], None]
+"""Told the seat, the legal actions and the action chosen, at each decision."""
+
 
 def play_hand(
-    game: Game, bots: Sequence[Bot], max_actions: int = 100_000, on_choose: Timer | None = None
+    game: Game,
+    bots: Sequence[Bot],
+    max_actions: int = 100_000,
+    on_choose: Timer | None = None,
+    on_decision: Decision | None = None,
 ) -> int:
     """Play the current hand to its end with one bot per seat; returns the actions made.
 
     Every bot is asked, forced actions too. ``on_choose``, if given, is told how long
-    each choice took. A hand still going after ``max_actions`` is an error.
+    each choice took; ``on_decision`` what was legal and what was chosen. A hand still
+    going after ``max_actions`` is an error.
     """
     if len(bots) != game.players:
         raise ValueError(f"give one bot per seat ({game.players}), not {len(bots)}")
@@ -42,6 +50,8 @@ def play_hand(
             start = time.perf_counter()
             action = bot.choose(view, legal)
             on_choose(seat, time.perf_counter() - start)
+        if on_decision is not None:
+            on_decision(seat, legal, action)
         game.apply(action)
         count += 1
     return count
@@ -73,18 +83,20 @@ def play_match(
     bots: Sequence[Bot],
     on_choose: Timer | None = None,
     max_hands: int = 1000,
+    on_decision: Decision | None = None,
 ) -> int:
     """Play hands until the game is over (the match, or its single hand).
 
-    Returns the actions made; ``on_choose`` as in :func:`play_hand`. A match still
-    undecided after ``max_hands`` hands is an error (no preset comes near it).
+    Returns the actions made; ``on_choose`` and ``on_decision`` as in :func:`play_hand`.
+    A match still undecided after ``max_hands`` hands is an error (no preset comes near
+    it).
     """
-    count = play_hand(game, bots, on_choose=on_choose)
+    count = play_hand(game, bots, on_choose=on_choose, on_decision=on_decision)
     while not game.is_over():
         if len(game.results) >= max_hands:
             raise RuntimeError(
                 f"the match of game seed {game.seed} is undecided after {max_hands} hands"
             )
         game.next_hand()
-        count += play_hand(game, bots, on_choose=on_choose)
+        count += play_hand(game, bots, on_choose=on_choose, on_decision=on_decision)
     return count
