@@ -24,6 +24,10 @@ keyword is a rule option. Needs the ``rl`` extra.
 - Episode: one hand (``match=True``: a match). Reward at the end of a hand: the agent's
   side's hand score minus the best other side's, / ``reward_scale`` (1000).
 - ``reset(seed=...)`` fixes the deal and the bots' seeds.
+- Rendering, of the table as the agent sees it: ``render_mode="ansi"`` (text),
+  ``"human"`` (that text printed after every ``reset`` and ``step``) or ``"rgb_array"``
+  (a picture of the card counts, :func:`buraco.pettingzoo.render_image`). The last is
+  what ``stable_baselines3``'s ``make_vec_env`` asks for by default.
 
 >>> import gymnasium, buraco.gymnasium
 >>> e = gymnasium.make("buraco/Aberto-v0", opponents="random", players=2)
@@ -45,7 +49,13 @@ from buraco.bots import make_bot
 from buraco.bots.base import Bot
 from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry, ObservationEncoder, check_rules
 from buraco.game import Game
-from buraco.pettingzoo import OBS_BOUND, hand_rewards, render_view
+from buraco.pettingzoo import (
+    OBS_BOUND,
+    RENDER_MODES,
+    check_render_mode,
+    hand_rewards,
+    render_table,
+)
 from buraco.rules import PRESETS, make_rules
 from buraco.views import seat_view
 
@@ -60,7 +70,7 @@ _SEED_BOUND = 2**62
 class BuracoEnv(gymnasium.Env[Any, np.int64]):
     """One seat against bots (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's convention
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 - Gymnasium
 
     def __init__(
         self,
@@ -87,9 +97,7 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
         for spec in specs:
             make_bot(spec)  # refuse a bad spec now
         self.specs = specs
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.match = match
         self.reward_scale = float(reward_scale)
         self.illegal_reward = float(illegal_reward)
@@ -169,6 +177,8 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
             self.entry.reset()
             self._run_bots()
             if not self.game.is_hand_over():  # the hand (rarely) ended before the agent's turn
+                if self.render_mode == "human":
+                    self.render()
                 return self._obs(), self._info()
 
     def step(self, action: int | np.integer[Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -186,15 +196,16 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
             g.apply(act)
             reward = self._run_bots()
         done = g.is_hand_over()
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward, done, False, self._info()
 
-    def render(self) -> str | None:
-        """The table as the agent sees it (``render_mode="ansi"``)."""
-        if self.render_mode is None:
-            return None
+    def render(self) -> str | np.ndarray[Any, Any] | None:
+        """The table as the agent sees it, in ``render_mode`` (see the module docstring)."""
         if self.game is None:
-            return "(no hand dealt)"
-        return render_view(seat_view(self.game, self.seat, full=False), self.entry.pending)
+            return render_table(None, (), self.render_mode)
+        view = seat_view(self.game, self.seat, full=False)
+        return render_table(view, self.entry.pending, self.render_mode)
 
 
 def register_envs() -> None:

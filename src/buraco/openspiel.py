@@ -8,12 +8,20 @@
 
 Parameters: ``preset`` (default ``aberto``), ``players`` (4), ``options`` (rule options as
 ``name:value`` pairs separated by ``;``, e.g. ``options=cut_spread:0;keep_taken_top:false``;
-a list value such as ``pot_sizes`` with its numbers separated by spaces) and
-``reward_scale`` (1000). Needs the ``openspiel`` extra (``pip install 'buraco[openspiel]'``).
+a list value such as ``pot_sizes`` with its numbers separated by spaces),
+``reward_scale`` (1000), ``deal`` (``cards`` or ``seeded``) and ``deals`` (10000). Needs the
+``openspiel`` extra (``pip install 'buraco[openspiel]'``).
 
-One episode is one hand. Chance is explicit and exact (see :class:`BuracoState`): the dealer
-and the cut, then the deal card by card, then every card taken from the stock, each a chance
-node whose outcomes are card codes with probabilities from the multiset of cards it may be.
+One episode is one hand. With ``deal=cards`` (the default) chance is explicit and exact (see
+:class:`BuracoState`): the dealer and the cut, then the deal card by card, then every card
+taken from the stock, each a chance node whose outcomes are card codes with probabilities
+from the multiset of cards it may be. With ``deal=seeded`` the whole shuffle is one chance
+node: ``deals`` equally likely outcomes, outcome ``k`` the engine's hand of seed ``k``
+(``Game(rules, seed=k)``: its dealer, cut and shuffled pack, so drawing is no chance node).
+That is a sample of the game (``deals`` deals), for algorithms that multiply the
+probabilities of a whole hand's chance outcomes, as outcome-sampling MCCFR does: card by
+card they come to 1e-150 to 1e-175 (a whole shuffled pack in order), which with the players'
+own sampling probabilities leaves the range of a double.
 Players act with the fixed action space of :mod:`buraco.encoding` (a new meld entered card by
 card, then ``MELD_END``); legal actions are :class:`~buraco.encoding.MeldEntry`'s mask. The
 information-state and observation tensors are both
@@ -89,8 +97,16 @@ _GAME_TYPE = pyspiel.GameType(
         "players": 4,
         "options": "",
         "reward_scale": 1000.0,
+        "deal": "cards",
+        "deals": 10_000,
     },
 )
+
+DEAL_MODELS = ("cards", "seeded")
+"""The chance models of the ``deal`` parameter (see the module docstring)."""
+
+MAX_DEALS = 1_000_000
+"""The most seeds ``deals`` may name (each is listed as a chance outcome)."""
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -159,13 +175,24 @@ class BuracoGame(pyspiel.Game):  # type: ignore[misc]
         players = int(params.get("players", 4))
         options = {k: _coerce(v) for k, v in parse_options(str(params.get("options", ""))).items()}
         self.reward_scale = float(params.get("reward_scale", 1000.0))
+        self.deal = str(params.get("deal", "cards"))
+        """The chance model: ``cards`` (exact, card by card) or ``seeded`` (one seed)."""
+        if self.deal not in DEAL_MODELS:
+            raise ValueError(f"deal is 'cards' or 'seeded', not {self.deal!r}")
+        self.deals = int(params.get("deals", 10_000))
+        """How many seeds a ``seeded`` deal draws from (outcomes 0 to ``deals - 1``)."""
+        if not 1 <= self.deals <= MAX_DEALS:
+            raise ValueError(f"deals is a number from 1 to {MAX_DEALS}, not {self.deals}")
         self.rules = make_rules(preset, players=players, **options)
         check_rules(self.rules)
         r = self.rules
         bound = _utility_bound(r, self.reward_scale)
+        seeded = self.deal == "seeded"
         info = pyspiel.GameInfo(
             num_distinct_actions=N_ACTIONS,
-            max_chance_outcomes=max(N_CODES, r.players, 2 * r.cut_spread + 1),
+            max_chance_outcomes=self.deals
+            if seeded
+            else max(N_CODES, r.players, 2 * r.cut_spread + 1),
             num_players=r.players,
             min_utility=-bound,
             max_utility=bound,
@@ -178,6 +205,10 @@ class BuracoGame(pyspiel.Game):  # type: ignore[misc]
         self.pack = counts_of(build_deck(r.decks, r.jokers_per_deck))
         """The pack as counts per card code."""
         self.codec = ActionCodec()
+        self.seed_outcomes = (
+            tuple((k, 1.0 / self.deals) for k in range(self.deals)) if seeded else ()
+        )
+        """The chance outcomes of a ``seeded`` deal."""
 
     def new_initial_state(self) -> BuracoState:
         """A hand before the deal (a chance node)."""
@@ -278,6 +309,12 @@ class BuracoState(pyspiel.State):  # type: ignore[misc]
     sample of the real one (a finite set of deals) and hide from algorithms which
     outcomes are the same to a player; card types keep chance exact, and a search can
     enumerate a draw's outcomes (at most 53).
+
+    With the game's ``deal=seeded``, instead, the first and only chance node has the
+    outcomes 0 to ``deals - 1``, equally likely: outcome ``k`` is the engine's hand of seed
+    ``k`` (dealer, cut and the whole pack's order), and ``draw`` and ``turn-up`` take the
+    stock's top card at once. No player sees the seed: a seat's history holds the cards
+    dealt to it, as with ``deal=cards``.
     """
 
     def __init__(self, game: BuracoGame) -> None:
@@ -347,6 +384,8 @@ class BuracoState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of the chance node and their probabilities."""
         r = self.rules
+        if self._g.seed_outcomes:
+            return list(self._g.seed_outcomes) if self.game is None else []
         if self.dealer is None:
             return [(s, 1.0 / r.players) for s in range(r.players)]
         if self.cut is None:
@@ -364,6 +403,9 @@ class BuracoState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         """Apply a chance outcome or a player's index."""
         r = self.rules
+        if self._g.seed_outcomes and self.game is None:
+            self._deal_seed(int(action))
+            return
         if self.dealer is None:
             self.dealer = int(action)
             if not r.cut_spread:
@@ -380,7 +422,7 @@ class BuracoState(pyspiel.State):  # type: ignore[misc]
             self._draw(int(action))
             return
         index = int(action)
-        if index in (DRAW, TURN_UP) and not self.entry.pending:
+        if index in (DRAW, TURN_UP) and not self.entry.pending and not self._g.seed_outcomes:
             if not self.entry.allows(index, g.legal_actions()):
                 raise ValueError(f"action index {index} is not legal now")
             self.drawing = index
@@ -409,6 +451,16 @@ class BuracoState(pyspiel.State):  # type: ignore[misc]
         )
         self.game = g
         self.top = 0
+        for s in range(g.n):
+            self.seen[s].append(f"dealer {self.dealer}, cut {self.cut}")
+            self.seen[s].append(f"dealt {format_cards(g.hand(s))}")
+
+    def _deal_seed(self, seed: int) -> None:
+        if not 0 <= seed < self._g.deals:
+            raise ValueError(f"a seeded deal is a number from 0 to {self._g.deals - 1}, not {seed}")
+        g = Game(self.rules, seed=seed, match=False)
+        self.game = g
+        self.dealer, self.cut = g.dealer, g.cut
         for s in range(g.n):
             self.seen[s].append(f"dealer {self.dealer}, cut {self.cut}")
             self.seen[s].append(f"dealt {format_cards(g.hand(s))}")
@@ -446,6 +498,8 @@ class BuracoState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         """An action index (or a chance outcome) as text."""
         if player == pyspiel.PlayerId.CHANCE:
+            if self._g.seed_outcomes:
+                return f"deal {action}"
             if self.dealer is None:
                 return f"dealer {action}"
             if self.cut is None:

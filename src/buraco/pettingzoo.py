@@ -15,8 +15,10 @@ extra (``pip install 'buraco[rl]'``).
 - Reward, at the end of a hand, to each seat: its side's hand score minus the best hand score
   of the other sides, divided by ``reward_scale`` (1000); zero on every other step.
 - ``reset(seed=...)`` makes the deal (and everything after it) deterministic.
-- ``render_mode="ansi"``: :meth:`raw_env.render` returns the table as the player to move
-  sees it.
+- Rendering, always of the table as the player to move sees it: ``render_mode="ansi"``,
+  :meth:`raw_env.render` returns it as text (:func:`render_view`); ``"human"`` prints that
+  text after every ``reset`` and ``step`` (and on ``render()``, which returns None);
+  ``"rgb_array"`` returns a picture of the card counts (:func:`render_image`).
 
 >>> e = env("fechado", players=2)
 >>> e.reset(seed=1)
@@ -34,7 +36,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
+from buraco.cards import N_CODES
 from buraco.encoding import (
+    MAX_SIDES,
     N_ACTIONS,
     OBS_SIZE,
     MeldEntry,
@@ -46,10 +50,24 @@ from buraco.game import MAX_SEED, Game
 from buraco.rules import make_rules
 from buraco.views import SeatView, seat_view
 
-__all__ = ["OBS_BOUND", "env", "hand_rewards", "raw_env", "render_view"]
+__all__ = [
+    "IMAGE_ROWS",
+    "OBS_BOUND",
+    "RENDER_MODES",
+    "check_render_mode",
+    "env",
+    "hand_rewards",
+    "raw_env",
+    "render_image",
+    "render_table",
+    "render_view",
+]
 
 OBS_BOUND = 1e4
 """Bound of the observation box (match totals / 1000 stay within it)."""
+
+RENDER_MODES = ("ansi", "human", "rgb_array")
+"""The render modes of the PettingZoo and Gymnasium environments (or None: no rendering)."""
 
 
 def env(preset: str = "aberto", players: int = 4, **kwargs: Any) -> AECEnv:
@@ -68,7 +86,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     """
 
     metadata = {  # noqa: RUF012 - PettingZoo's convention
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "buraco_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -86,9 +104,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         super().__init__()
         self.rules = make_rules(preset, players=players, **options)
         check_rules(self.rules)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.match = match
         self.reward_scale = float(reward_scale)
         n = self.rules.players
@@ -131,6 +147,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def _select(self) -> None:
         g = self.game
@@ -179,16 +197,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
                     self.terminations = dict.fromkeys(self.agents, True)
             self._select()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
-    def render(self) -> str | None:
-        """The table as the player to move sees it (``render_mode="ansi"``)."""
-        if self.render_mode is None:
-            return None
+    def render(self) -> str | np.ndarray[Any, Any] | None:
+        """The table as the player to move sees it, in ``render_mode`` (:func:`render_table`)."""
         g = self.game
         if g is None:
-            return "(no hand dealt)"
+            return render_table(None, (), self.render_mode)
         seat = g.turn if g.turn is not None else 0
-        return render_view(seat_view(g, seat, full=False), self.entry.pending)
+        return render_table(seat_view(g, seat, full=False), self.entry.pending, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -213,3 +231,77 @@ def render_view(view: SeatView, pending: list[int] | tuple[int, ...] = ()) -> st
     if pending:
         lines.append(f"meld being entered: {format_cards(pending)}")
     return "\n".join(lines)
+
+
+def check_render_mode(mode: str | None) -> str | None:
+    """``mode`` if it is None or one of :data:`RENDER_MODES`; otherwise a ``ValueError``."""
+    if mode is not None and mode not in RENDER_MODES:
+        allowed = ", ".join(repr(m) for m in RENDER_MODES)
+        raise ValueError(f"render_mode is None or one of {allowed}, not {mode!r}")
+    return mode
+
+
+IMAGE_ROWS = ("hand", "meld being entered", "pile", *(f"side {i} melds" for i in range(MAX_SIDES)))
+"""The rows of :func:`render_image`, top to bottom."""
+
+_CELL = 8
+"""Pixels of a cell's side in :func:`render_image` (one pixel of it is the grid)."""
+
+_BACKGROUND = np.array([40, 40, 40], np.float64)
+_SUIT_COLOURS = np.array(  # a four-colour pack on a dark table, and the joker
+    [[40, 200, 40], [40, 130, 255], [235, 40, 40], [235, 235, 235], [240, 200, 0]], np.float64
+)
+_CODE_COLOURS = np.vstack([np.repeat(_SUIT_COLOURS[:4], 13, axis=0), _SUIT_COLOURS[4:]])
+"""The colour of every card code (53 × 3)."""
+
+
+def render_image(
+    view: SeatView | None, pending: list[int] | tuple[int, ...] = ()
+) -> np.ndarray[Any, Any]:
+    """A seat's view as a picture: the card counts of its hand, prefix, pile and melds.
+
+    One row of cells per zone (:data:`IMAGE_ROWS`: the seat's hand, the meld prefix it is
+    entering, the discard pile as the seat sees it, then each side's melds), one column per
+    card code (clubs, diamonds, hearts and spades ace to king, then the joker). A cell is
+    dark when the zone holds no copy of the card, else the suit's colour (clubs green,
+    diamonds blue, hearts red, spades white, joker yellow), the brighter the more copies
+    (full at four). ``uint8``, ``(len(IMAGE_ROWS) * 8, 53 * 8, 3)`` in every preset; a
+    table before the deal (``view`` None) is all dark.
+    """
+    counts = np.zeros((len(IMAGE_ROWS), N_CODES), np.int64)
+    if view is not None:
+        counts[0] = view.counts
+        for c in pending:
+            counts[1, c] += 1
+        for c in view.pile:
+            counts[2, c] += 1
+        for side, melds in enumerate(view.melds):
+            for mv in melds:
+                for c in mv.cards:
+                    counts[3 + side, c] += 1
+    shade = np.where(counts > 0, 0.4 + 0.6 * (np.minimum(counts, 4) - 1) / 3, 0.0)[..., None]
+    cells = _BACKGROUND + shade * (_CODE_COLOURS[None] - _BACKGROUND)  # (rows, 53, 3)
+    image = np.repeat(np.repeat(cells, _CELL, axis=0), _CELL, axis=1)
+    image[_CELL - 1 :: _CELL] = 0  # the grid
+    image[:, _CELL - 1 :: _CELL] = 0
+    return np.ascontiguousarray(image.round().astype(np.uint8))
+
+
+def render_table(
+    view: SeatView | None, pending: list[int] | tuple[int, ...], mode: str | None
+) -> str | np.ndarray[Any, Any] | None:
+    """A view rendered in a mode: text (``ansi``), printed (``human``) or a picture.
+
+    ``ansi`` returns :func:`render_view`'s text, ``human`` prints it and returns None,
+    ``rgb_array`` returns :func:`render_image`; None returns None. ``view`` None is a table
+    before the deal.
+    """
+    if mode is None:
+        return None
+    if mode == "rgb_array":
+        return render_image(view, pending)
+    text = "(no hand dealt)" if view is None else render_view(view, pending)
+    if mode == "human":
+        print(text, end="\n\n")
+        return None
+    return text

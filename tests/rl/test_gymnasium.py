@@ -9,8 +9,9 @@ from gymnasium.utils.env_checker import check_env
 
 from buraco.encoding import N_ACTIONS, OBS_SIZE
 from buraco.gymnasium import ENV_IDS, BuracoEnv
-from buraco.pettingzoo import hand_rewards
+from buraco.pettingzoo import IMAGE_ROWS, RENDER_MODES, hand_rewards, render_view
 from buraco.rules import PRESETS
+from buraco.views import seat_view
 
 
 def test_one_id_per_preset_is_registered() -> None:
@@ -123,3 +124,33 @@ def test_render_ansi() -> None:
     e.reset(seed=0)
     text = e.render()
     assert isinstance(text, str) and "hand:" in text
+
+
+@pytest.mark.parametrize("mode", RENDER_MODES)
+def test_every_render_mode(mode: str, capsys: pytest.CaptureFixture[str]) -> None:
+    e = gymnasium.make("buraco/Fechado-v0", players=2, opponents="random", render_mode=mode)
+    env = e.unwrapped
+    assert isinstance(env, BuracoEnv) and env.render_mode == mode
+    check_env(env, skip_render_check=False)
+    capsys.readouterr()  # the checker tries every mode, "human" included
+    _, info = e.reset(seed=4)
+    e.step(int(np.flatnonzero(info["action_mask"])[0]))
+    out = e.render()
+    printed = capsys.readouterr().out
+    assert env.game is not None
+    hand = [c for c, k in enumerate(seat_view(env.game, env.seat).counts) if k]
+    if mode == "ansi":
+        assert isinstance(out, str) and "hand:" in out and printed == ""
+    elif mode == "human":  # printed at reset, at every step and by render()
+        assert out is None and printed.count("hand:") >= 3
+        assert printed.split("\n\n")[-2] == render_view(seat_view(env.game, env.seat, False))
+    else:
+        assert isinstance(out, np.ndarray) and out.dtype == np.uint8 and printed == ""
+        assert out.shape == (len(IMAGE_ROWS) * 8, 53 * 8, 3)
+        row = out[:7].reshape(7, 53, 8, 3)[:, :, :7]  # the agent's hand
+        assert [c for c in range(53) if row[:, c].max() > 40] == hand
+
+
+def test_a_bad_render_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="render_mode is None or one of"):
+        BuracoEnv("aberto", players=2, render_mode="rgb")

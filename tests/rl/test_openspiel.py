@@ -8,11 +8,14 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from buraco.cards import format_cards  # noqa: E402
 from buraco.encoding import N_ACTIONS, OBS_SIZE  # noqa: E402
+from buraco.game import Game  # noqa: E402
 from buraco.openspiel import BuracoState, hand_returns  # noqa: E402
 from buraco.rules import PRESETS  # noqa: E402
 
 CASES = [(preset, n) for preset, spec in PRESETS.items() for n in spec.players]
+SEEDED = [("aberto", 2, ",deal=seeded"), ("us", 4, ",deal=seeded,deals=50")]
 
 
 def load(preset: str, players: int, extra: str = "") -> Any:
@@ -27,19 +30,19 @@ def step_chance(state: BuracoState, rng: np.random.Generator) -> None:
         state.apply_action(int(rng.choice(outcomes, p=np.array(probs))))
 
 
-@pytest.mark.parametrize(("preset", "players"), CASES)
-def test_random_sim_test(preset: str, players: int) -> None:
-    game = load(preset, players)
+@pytest.mark.parametrize(("preset", "players", "extra"), [(p, n, "") for p, n in CASES] + SEEDED)
+def test_random_sim_test(preset: str, players: int, extra: str) -> None:
+    game = load(preset, players, extra)
     assert game.num_players() == players
     assert game.num_distinct_actions() == N_ACTIONS
     assert game.information_state_tensor_size() == game.observation_tensor_size() == OBS_SIZE
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize(("preset", "players"), CASES)
-def test_no_leak(preset: str, players: int) -> None:
+@pytest.mark.parametrize(("preset", "players", "extra"), [(p, n, "") for p, n in CASES] + SEEDED)
+def test_no_leak(preset: str, players: int, extra: str) -> None:
     """Hidden cards dealt again consistently with a seat's view change none of its tensors."""
-    game = load(preset, players)
+    game = load(preset, players, extra)
     rng = np.random.default_rng(3)
     state = game.new_initial_state()
     checked = moved = 0
@@ -96,6 +99,37 @@ def test_the_deal_and_draws_are_exact_chance() -> None:
     before = g.hand(seat).count(card)
     state.apply_action(card)
     assert g.hand(seat).count(card) == before + 1 and len(g.stock) == left - 1
+
+
+def test_a_seeded_deal_is_the_engine_s_hand_of_that_seed() -> None:
+    game = load("fechado", 4, ",deal=seeded,deals=300")
+    assert game.max_chance_outcomes() == 300
+    state = game.new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert [k for k, _ in outcomes] == list(range(300))
+    assert [p for _, p in outcomes] == [pytest.approx(1 / 300)] * 300
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 217) == "deal 217"
+    state.apply_action(217)
+    g = state.game
+    engine = Game("fechado", players=4, seed=217, match=False)
+    assert [g.hand(s) for s in range(4)] == [engine.hand(s) for s in range(4)]
+    assert list(g.stock) == list(engine.stock) and (state.dealer, state.cut) == (
+        engine.dealer,
+        engine.cut,
+    )
+    seat = state.current_player()
+    assert "217" not in state.information_state_string(seat)
+    assert f"dealt {format_cards(g.hand(seat))}" in state.information_state_string(seat)
+    top = g.stock[-1]
+    before = g.hand(seat).count(top)
+    state.apply_action(0)  # draw: the stock's top card at once, no chance node
+    assert not state.is_chance_node() and state.current_player() == seat
+    assert g.hand(seat).count(top) == before + 1
+    for bad in ("deal=shuffled", "deal=seeded,deals=0", "deal=seeded,deals=1000001"):
+        with pytest.raises(ValueError, match="deal"):
+            load("aberto", 2, "," + bad)
+    with pytest.raises(ValueError, match="from 0 to 299"):
+        game.new_initial_state().apply_action(300)
 
 
 def test_options_and_returns() -> None:
@@ -214,3 +248,46 @@ def test_the_research_page_examples_run() -> None:
     assert len(printed) == 2 and printed[-1] == "draw"
     returns = [float(x) for x in printed[0].strip("[]").split(",")]
     assert len(returns) == 4 and returns[0] == returns[2]
+
+
+def test_dqn_learns_from_the_rl_environment() -> None:
+    """OpenSpiel's DQN (PyTorch) plays and learns: it needs dm-tree, in the openspiel extra."""
+    torch = pytest.importorskip("torch")
+    from open_spiel.python import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        rl_environment,
+    )
+    from open_spiel.python.pytorch import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        dqn,
+    )
+
+    torch.set_num_threads(1)
+    env = rl_environment.Environment(load("aberto", 2), seed=0)
+    size = env.observation_spec()["info_state"][0]
+    assert size == OBS_SIZE and env.action_spec()["num_actions"] == N_ACTIONS
+    agents = [
+        dqn.DQN(
+            seat,
+            size,
+            N_ACTIONS,
+            hidden_layers_sizes=[16],
+            replay_buffer_capacity=128,
+            batch_size=8,
+            min_buffer_size_to_learn=16,
+            learn_every=4,
+            seed=seat,
+        )
+        for seat in range(2)
+    ]
+    step = env.reset()
+    for _ in range(200):
+        if step.last():
+            for agent in agents:
+                agent.step(step)
+            step = env.reset()
+            continue
+        seat = step.observations["current_player"]
+        action = agents[seat].step(step).action
+        assert action in step.observations["legal_actions"][seat]
+        step = env.step([action])
+    losses = [float(agent.loss) for agent in agents]
+    assert all(np.isfinite(losses)) and all(loss > 0 for loss in losses)

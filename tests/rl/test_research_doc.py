@@ -45,3 +45,34 @@ def test_the_sizes_and_index_ranges_are_the_code_s() -> None:
         assert (first, last) == (slices[names[0]].start, slices[names[-1]].stop - 1), names
         named.extend(names)
     assert named == list(slices)
+
+
+def test_the_pettingzoo_compared_with_is_named() -> None:
+    """gin_rummy_v4 left PettingZoo in 1.27: the page names the release it compares with."""
+    import importlib.metadata
+    import importlib.util
+    import tomllib
+
+    from packaging.version import Version
+
+    text = DOC.read_text()
+    extras = tomllib.loads((DOC.parents[1] / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    floor = next(Version(d.split(">=")[1]) for d in extras["rl"] if d.startswith("pettingzoo>="))
+    named = re.findall(r"gin_rummy_v4`.{0,300}?PettingZoo (\d+\.\d+\.\d+), the last", text, re.S)
+    assert named and all(Version(v) < floor for v in named), named
+    assert f"PettingZoo {floor}" in text and "removed it in 1.27.0" in text
+    assert f"pettingzoo[classic]=={named[0]}" in text
+    installed = Version(importlib.metadata.version("pettingzoo"))
+    has_gin = importlib.util.find_spec("pettingzoo.classic.gin_rummy_v4") is not None
+    assert has_gin == (installed < Version("1.27.0"))
+
+
+def test_the_picture_s_size_is_the_code_s() -> None:
+    from buraco.cards import N_CODES
+    from buraco.pettingzoo import IMAGE_ROWS, render_image
+
+    height, width, depth = render_image(None).shape
+    assert (height, width) == (len(IMAGE_ROWS) * 8, N_CODES * 8)
+    assert f"`uint8` array of {height} × {width} × {depth}" in DOC.read_text()
