@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,4 +158,39 @@ def test_the_command_refuses_what_does_not_go_with_a_gauntlet(
 
 def test_exploits_and_base_need_a_gauntlet() -> None:
     result = runner.invoke(app, ["arena", "--exploits", "hoarder"])
-    assert result.exit_code == 2 and "--exploits and --base go with --gauntlet" in result.output
+    assert result.exit_code == 2 and "--exploits, --base and --save go with --gauntlet" in (
+        result.output
+    )
+
+
+def test_a_saved_gauntlet_plays_only_the_rows_its_file_does_not_hold(tmp_path: Path) -> None:
+    # a long gauntlet stopped midway and run again keeps the rows it finished
+    save = tmp_path / "gauntlet.jsonl"
+    one = run_gauntlet("greedy", 2, tables=[("aberto", 2)], exploits=["stocker"], seed=4,
+                       save=save)  # fmt: skip
+    assert len(save.read_text().splitlines()) == 1
+    calls: list[int] = []
+    both = run_gauntlet("greedy", 2, tables=[("aberto", 2)], exploits=["stocker", "hoarder"],
+                        seed=4, save=save, progress=lambda: calls.append(1))  # fmt: skip
+    assert len(save.read_text().splitlines()) == 2 and len(calls) == 4
+    # the kept row reads back as it was played, the new one as a run without a file plays it
+    assert both.rows[0].to_dict() == one.rows[0].to_dict()
+    fresh = run_gauntlet("greedy", 2, tables=[("aberto", 2)], exploits=["hoarder"], seed=4)
+    timed = {"seconds": 0, "decision_time": 0}  # wall times differ from run to run
+    assert both.rows[1].to_dict() | timed == fresh.rows[0].to_dict() | timed
+    assert both.rows[1].times.count == fresh.rows[0].times.count
+    # another seed is another row: nothing is reused
+    other = run_gauntlet("greedy", 2, tables=[("aberto", 2)], exploits=["stocker"], seed=5,
+                         save=save)  # fmt: skip
+    assert len(save.read_text().splitlines()) == 3 and other.rows[0].outcome.deals == 2
+
+
+def test_a_save_file_that_is_not_a_gauntlets_is_one_error_line(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello\n")
+    result = runner.invoke(
+        app, ["arena", "--gauntlet", "greedy", "--preset", "aberto", "--players", "2",
+              "--exploits", "stocker", "--deals", "1", "--save", str(bad)],
+    )  # fmt: skip
+    assert result.exit_code == 2 and "line 1 is not a gauntlet row" in result.output
+    assert bad.read_text() == "hello\n"

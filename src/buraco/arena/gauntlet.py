@@ -8,6 +8,11 @@ exploit of a table) and gives each row a verdict from the 95% confidence interva
 the bot's mean score difference per deal: **holds** (above zero), **loses** (below
 zero: the exploit beats it) or **not separated**.
 
+A long gauntlet (hours for a search bot) can be kept in a file (``save``): each row is
+written to it, a JSON line, as soon as its deals are played, and a run with the same
+file plays only the rows it does not hold yet, so a run stopped midway loses only the
+rows in play.
+
 The ``minimum`` exploit (open with the least the minimum allows) is played only where a
 single hand has an initial-meld minimum (``us``; elsewhere the minimum comes with
 vulnerability in a match).
@@ -22,10 +27,13 @@ vulnerability in a match).
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from buraco.arena.duplicate import ArenaSpec, DealResult, play_deal
@@ -88,6 +96,35 @@ class GauntletRow:
             "decision_time": self.times.summary(),
             "seconds": self.seconds,
         }
+
+    def saved(self, key: dict[str, Any]) -> dict[str, Any]:
+        """The row as :func:`run_gauntlet` keeps it in its file: all it needs to read it back."""
+        t = self.times
+        return {
+            "key": key,
+            **self.to_dict(),
+            "kept": {
+                "sd": self.diff.sd,
+                "half_width": self.diff.half_width,
+                "times": [sorted(t.buckets.items()), t.count, t.total, t.maximum],
+            },
+        }
+
+    @classmethod
+    def from_saved(cls, data: dict[str, Any]) -> GauntletRow:
+        """A row read back from :meth:`saved` (``KeyError``/``TypeError`` if malformed)."""
+        deals, diff, kept = data["deals"], data["score_diff_per_deal"], data["kept"]
+        buckets, count, total, maximum = kept["times"]
+        times = TimeSketch({int(i): int(n) for i, n in buckets}, int(count), total, maximum)
+        return cls(
+            str(data["preset"]),
+            int(data["players"]),
+            str(data["exploit"]),
+            Outcome(int(deals["won"]), int(deals["lost"]), int(deals["tied"])),
+            MeanCI(int(diff["n"]), float(diff["mean"]), kept["sd"], kept["half_width"]),
+            times,
+            float(data["seconds"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -185,49 +222,107 @@ def run_gauntlet(
     base: str | None = None,
     workers: int = 1,
     progress: Callable[[], None] | None = None,
+    save: Path | None = None,
 ) -> GauntletResult:
     """Play ``bot`` against every exploit at every table (see the module docstring).
 
     ``tables`` are (preset, players) pairs (default :data:`TABLES`); ``exploits`` the
     exploit names (default all of them). Every row plays ``deals`` duplicate deals from
     the same ``seed``. ``workers`` processes play the deals of all rows in parallel;
-    the results depend only on the seed. ``progress`` is called after every deal.
+    the results depend only on the seed. ``progress`` is called after every deal (and
+    for each deal of a row the file already holds).
+    ``save``: the file that keeps the finished rows (see the module docstring).
     """
     make_bot(bot)
     if type(workers) is not int or workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
     rows = gauntlet_rows(bot, deals, tables=tables, exploits=exploits, seed=seed, base=base)
     start = time.perf_counter()
-    tasks = [(i, d) for i in range(len(rows)) for d in range(deals)]
+
+    def key(row: _Row) -> dict[str, Any]:
+        return {"bot": bot, "base": base, "deals": deals, "seed": seed,
+                "preset": row.preset, "players": row.players, "exploit": row.exploit}  # fmt: skip
+
+    finished: dict[int, GauntletRow] = {}
+    kept = load_saved(save) if save is not None else {}
+    for i, row in enumerate(rows):
+        found = kept.get(json.dumps(key(row), sort_keys=True))
+        if found is not None:
+            finished[i] = found
+            for _ in range(deals if progress is not None else 0):
+                progress()  # type: ignore[misc]
+    tasks = [(i, d) for i in range(len(rows)) if i not in finished for d in range(deals)]
     done: dict[Task, tuple[DealResult, list[TimeSketch], float]] = {}
-    if workers == 1 or len(tasks) == 1:
+
+    def played(task: Task) -> None:
+        i = task[0]
+        if all((i, d) in done for d in range(deals)):
+            finished[i] = _finish(rows[i], [done[(i, d)] for d in range(deals)], workers)
+            if save is not None:
+                _append(save, finished[i].saved(key(rows[i])))
+        if progress is not None:
+            progress()
+
+    if workers == 1 or len(tasks) <= 1:
         for task in tasks:
             done[task] = _play(rows[task[0]].spec, task[1])
-            if progress is not None:
-                progress()
+            played(task)
     else:
-        _parallel(rows, tasks, min(workers, len(tasks)), done, progress)
-    out = []
-    for i, row in enumerate(rows):
-        results = [done[(i, d)] for d in range(deals)]
-        times = [TimeSketch() for _ in row.spec.bots]
-        for _, deal_times, _ in results:
-            for total, part in zip(times, deal_times, strict=True):
-                total.merge(part)
-        arena = ArenaResult(row.spec, [r[0] for r in results], times, workers, 0.0)
-        (pair,) = arena.pairs()
-        out.append(
-            GauntletRow(
-                row.preset,
-                row.players,
-                row.exploit,
-                pair.outcome,
-                pair.diff,
-                times[0],
-                sum(r[2] for r in results),
-            )
-        )
-    return GauntletResult(bot, deals, seed, tuple(out), workers, time.perf_counter() - start)
+        _parallel(rows, tasks, min(workers, len(tasks)), done, played)
+    out = tuple(finished[i] for i in range(len(rows)))
+    return GauntletResult(bot, deals, seed, out, workers, time.perf_counter() - start)
+
+
+def _finish(
+    row: _Row, results: list[tuple[DealResult, list[TimeSketch], float]], workers: int
+) -> GauntletRow:
+    """A row from its deals' results."""
+    times = [TimeSketch() for _ in row.spec.bots]
+    for _, deal_times, _ in results:
+        for total, part in zip(times, deal_times, strict=True):
+            total.merge(part)
+    arena = ArenaResult(row.spec, [r[0] for r in results], times, workers, 0.0)
+    (pair,) = arena.pairs()
+    return GauntletRow(
+        row.preset,
+        row.players,
+        row.exploit,
+        pair.outcome,
+        pair.diff,
+        times[0],
+        sum(r[2] for r in results),
+    )
+
+
+def load_saved(path: Path) -> dict[str, GauntletRow]:
+    """The rows a gauntlet's file keeps, by their key (none if there is no file yet).
+
+    Raises ``ValueError`` naming the line of a file that is not a gauntlet's.
+    """
+    out: dict[str, GauntletRow] = {}
+    if not path.exists():
+        return out
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                out[json.dumps(data["key"], sort_keys=True)] = GauntletRow.from_saved(data)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:
+                raise ValueError(
+                    f"{path}: line {number} is not a gauntlet row ({type(exc).__name__}); "
+                    "give a file this command wrote, or a new one"
+                ) from None
+    return out
+
+
+def _append(path: Path, data: dict[str, Any]) -> None:
+    """One row added to the file, on disk before the next row is played."""
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(data, separators=(",", ":")) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _play(spec: ArenaSpec, deal: int) -> tuple[DealResult, list[TimeSketch], float]:
@@ -241,7 +336,7 @@ def _parallel(
     tasks: list[Task],
     workers: int,
     done: dict[Task, tuple[DealResult, list[TimeSketch], float]],
-    progress: Callable[[], None] | None,
+    played: Callable[[Task], None],
 ) -> None:
     pending: dict[Future[tuple[DealResult, list[TimeSketch], float]], Task] = {}
     upcoming = iter(tasks)
@@ -256,8 +351,7 @@ def _parallel(
                 for future in finished:
                     task = pending.pop(future)
                     done[task] = future.result()
-                    if progress is not None:
-                        progress()
+                    played(task)
                     nxt = next(upcoming, None)
                     if nxt is not None:
                         pending[pool.submit(_play, rows[nxt[0]].spec, nxt[1])] = nxt

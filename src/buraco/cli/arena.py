@@ -11,7 +11,7 @@ import typer
 from buraco.arena import DealResult, make_spec, run_arena
 from buraco.arena.cluster import RAY_HINT, ClusterError, import_ray
 from buraco.arena.export import PLOT_HINT, write_files
-from buraco.arena.gauntlet import gauntlet_rows, run_gauntlet
+from buraco.arena.gauntlet import gauntlet_rows, load_saved, run_gauntlet
 from buraco.arena.report import print_gauntlet, print_report
 from buraco.bots import BOTS, EXPLOITS
 from buraco.bots.exploits import BASES
@@ -66,6 +66,13 @@ def arena(
         typer.Option(
             help="with --gauntlet: the bot the exploits play on top of (greedy or heuristic)",
             show_default="greedy",
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="with --gauntlet: keep each finished row in this file (JSON lines) and play "
+            "only the rows it does not hold yet (a long gauntlet stopped and run again)"
         ),
     ] = None,
     deals: Annotated[int, typer.Option(help="duplicate deals to play")] = 20,
@@ -127,11 +134,12 @@ def arena(
             ray=use_ray,
             out=out,
             option=option,
+            save=save,
         )
         return
-    if exploits is not None or base is not None:
+    if exploits is not None or base is not None or save is not None:
         with user_errors():
-            fail("--exploits and --base go with --gauntlet BOT")
+            fail("--exploits, --base and --save go with --gauntlet BOT")
     preset = "aberto" if preset is None else preset
     bots = "greedy,random" if bots is None else bots
     with user_errors():
@@ -209,6 +217,7 @@ def _gauntlet(
     ray: bool,
     out: Path | None,
     option: list[str] | None,
+    save: Path | None = None,
 ) -> None:
     """``buraco arena --gauntlet BOT``: the bot against every exploit (see the module)."""
     with user_errors():
@@ -245,6 +254,10 @@ def _gauntlet(
         if base is not None and base not in BASES:
             fail(f"--base must be one of {', '.join(BASES)}, not {base!r:.40}")
         rows = gauntlet_rows(spec, deals, tables=tables, exploits=names, seed=seed, base=base)
+        if save is not None:
+            if save.is_dir() or not save.parent.is_dir():
+                fail(f"--save is a file in a folder that exists, not {str(save)!r:.80}")
+            load_saved(save)  # a file that is not a gauntlet's: refused before any deal
     with progress_bar(json_out or not console.is_terminal, auto_refresh=False) as progress:
         task = progress.add_task("gauntlet deals", total=len(rows) * deals)
 
@@ -261,6 +274,7 @@ def _gauntlet(
             base=base,
             workers=workers,
             progress=advance,
+            save=save,
         )
     if json_out:
         console.print_json(json.dumps(result.to_dict()))
