@@ -4,7 +4,9 @@ Importing this module registers one environment id per preset::
 
     buraco/Aberto-v0  buraco/Fechado-v0  buraco/Us-v0  buraco/Netcartas-v0  buraco/Italiano-v0
 
-(``gymnasium.make("buraco.gymnasium:buraco/Aberto-v0")`` imports it on the way.)
+(``gymnasium.make("buraco.gymnasium:buraco/Aberto-v0")`` imports it on the way.) It also
+registers ``buraco/<Preset>Factored-v0``, the same environments with the factored actions
+of :mod:`buraco.factored` (:data:`FACTORED_IDS`).
 
 ``gymnasium.make("buraco/Aberto-v0", opponents="heuristic", players=4, seat=0, **options)``:
 ``opponents`` is a bot spec (:func:`buraco.bots.make_bot`) for every other seat, or a list
@@ -59,10 +61,14 @@ from buraco.pettingzoo import (
 from buraco.rules import PRESETS, make_rules
 from buraco.views import seat_view
 
-__all__ = ["ENV_IDS", "BuracoEnv", "register_envs"]
+__all__ = ["ENV_IDS", "FACTORED_IDS", "BuracoEnv", "register_envs"]
 
 ENV_IDS = {preset: f"buraco/{preset.capitalize()}-v0" for preset in PRESETS}
 """The registered id of each preset's environment."""
+
+FACTORED_IDS = {preset: f"buraco/{preset.capitalize()}Factored-v0" for preset in PRESETS}
+"""The registered id of each preset's environment with factored actions
+(:class:`buraco.factored.FactoredEnv`)."""
 
 _SEED_BOUND = 2**62
 
@@ -209,12 +215,19 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
 
 
 def register_envs() -> None:
-    """Register ``buraco/<Preset>-v0`` for every preset (done on import)."""
+    """Register ``buraco/<Preset>-v0`` and ``buraco/<Preset>Factored-v0`` (done on import)."""
     for preset, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,
                 entry_point="buraco.gymnasium:BuracoEnv",
+                kwargs={"preset": preset},
+            )
+    for preset, env_id in FACTORED_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="buraco.factored:FactoredEnv",
                 kwargs={"preset": preset},
             )
 
