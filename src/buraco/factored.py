@@ -91,7 +91,6 @@ from buraco.encoding import (
 )
 from buraco.gymnasium import BuracoEnv
 from buraco.pettingzoo import OBS_BOUND
-from buraco.views import seat_view
 
 __all__ = [
     "ADD",
@@ -553,7 +552,7 @@ class FactoredEnv(BuracoEnv):
         g = self._game()
         prefix = self.tokens.prefix if g.turn == self.seat else ()
         pending = self.tokens.pending if prefix else ()
-        full = self.encoder.encode(seat_view(g, self.seat, full=True), pending)
+        full = self.encoder.dense(g, self.seat, pending)
         if self.observation == "full":
             obs = np.zeros(OBS_SIZE + ENTRY_SIZE, dtype=np.float32)
             obs[:OBS_SIZE] = full

@@ -49,8 +49,9 @@ from gymnasium import spaces
 
 from buraco.bots import make_bot
 from buraco.bots.base import Bot
-from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry, ObservationEncoder, check_rules
+from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry, check_rules
 from buraco.game import Game
+from buraco.index_encoding import IndexEncoder
 from buraco.pettingzoo import (
     OBS_BOUND,
     RENDER_MODES,
@@ -115,7 +116,7 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
                 {"observation": box, "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)}
             )
         self.action_space = spaces.Discrete(N_ACTIONS)
-        self.encoder = ObservationEncoder()
+        self.encoder = IndexEncoder()
         self.entry = MeldEntry()
         self.game: Game | None = None
         self.bots: dict[int, Bot] = {}
@@ -128,7 +129,7 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
     def _obs(self) -> Any:
         g = self._game()
         pending = self.entry.pending if g.turn == self.seat else ()
-        obs = self.encoder.encode(seat_view(g, self.seat, full=True), pending)
+        obs = self.encoder.dense(g, self.seat, pending)
         if self.mask_in_observation:
             return {"observation": obs, "action_mask": self.action_masks(np.int8)}
         return obs

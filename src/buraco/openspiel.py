@@ -52,12 +52,12 @@ from buraco.encoding import (
     TURN_UP,
     ActionCodec,
     MeldEntry,
-    ObservationEncoder,
     check_rules,
     hand_rewards,
     observation_slices,
 )
 from buraco.game import Game, _tables_for
+from buraco.index_encoding import IndexEncoder
 from buraco.rules import Rules, make_rules
 from buraco.views import SeatView, seat_view
 
@@ -621,15 +621,14 @@ class BuracoObserver:
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(OBS_SIZE, np.float32)
         self.dict = {name: self.tensor[s] for name, s in observation_slices().items()}
-        self.encoder = ObservationEncoder()
+        self.encoder = IndexEncoder()
 
     def set_from(self, state: BuracoState, player: int) -> None:
         """Fill the tensor from ``player``'s view of ``state`` (zeros before the deal)."""
-        view = state.view(player)
-        if view is None:
+        if state.game is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = self.encoder.encode(view, state.pending_for(player))
+        self.encoder.dense(state.game, player, state.pending_for(player), out=self.tensor)
 
     def string_from(self, state: BuracoState, player: int) -> str:
         """The seat's information state or observation as text."""

@@ -42,11 +42,11 @@ from buraco.encoding import (
     N_ACTIONS,
     OBS_SIZE,
     MeldEntry,
-    ObservationEncoder,
     check_rules,
     hand_rewards,
 )
 from buraco.game import MAX_SEED, Game
+from buraco.index_encoding import IndexEncoder
 from buraco.rules import make_rules
 from buraco.views import SeatView, seat_view
 
@@ -119,7 +119,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
-        self.encoder = ObservationEncoder()
+        self.encoder = IndexEncoder()
         self.entry = MeldEntry()
         self._rng = np.random.default_rng()
         self.game: Game | None = None
@@ -168,7 +168,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self._index[agent]
         mine = seat == g.turn and not g.is_hand_over() and agent == self.agent_selection
         pending = self.entry.pending if mine else ()
-        obs = self.encoder.encode(seat_view(g, seat, full=True), pending)
+        obs = self.encoder.dense(g, seat, pending)
         if mine:
             mask = self.entry.mask(g.legal_actions(), np.int8)
         else:

@@ -225,6 +225,22 @@ def test_bench_reports_positive_figures() -> None:
     assert figures["random"]["hands_per_second"] > 0
     assert figures["greedy"]["hands_per_second"] > 0
     assert "bots" not in figures
+    batched = figures["batched"]  # 64 games unless told
+    assert batched["games"] == 64 and batched["form"] == "index"
+    assert len(batched["rounds"]) == 1 and batched["agent_steps_per_second"] > 0
+
+
+def test_bench_times_the_batched_env_with_the_games_asked_for_or_not_at_all() -> None:
+    args = ("bench", "--preset", "us", "--players", "2", "--seconds", "0.05", "--rounds", "2")
+    code, out = run(*args, "--batched", "3", "-o", "pile_streak_limit=20", "--json")
+    assert code == 0, out
+    batched = json.loads(out)["batched"]
+    assert batched["games"] == 3 and len(batched["rounds"]) == 2
+    assert all(r["agent_steps_per_second"] > 0 for r in batched["rounds"])
+    code, out = run(*args, "--batched", "0", "--json")
+    assert code == 0 and "batched" not in json.loads(out)
+    code, out = run(*args, "--batched", "3")
+    assert code == 0 and "batched env, 3 games: agent steps/s" in out
 
 
 def test_bench_times_the_decisions_of_the_bots_asked_for() -> None:
@@ -278,6 +294,7 @@ def test_errors_reach_the_user_without_a_traceback() -> None:
         (("bench", "--seconds", "0"), "--seconds must be from 0.01 to 600, not 0"),
         (("bench", "--seconds", "-1"), "--seconds must be from 0.01 to 600, not -1"),
         (("bench", "--rounds", "0"), "--rounds must be from 1 to 100, not 0"),
+        (("bench", "--batched", "-1"), "--batched must be from 0 to 4096, not -1"),
         (("bench", "--bot", "sharp"), "unknown bot 'sharp'"),
         (("bench", "--bot", "greedy,random"), "names 2 bots: repeat --bot for each"),
         (("play", "--pace", "inf"), "--pace must be from 0 to 60, not inf"),

@@ -1,4 +1,4 @@
-"""``buraco bench``: engine throughput on one core (random and greedy play)."""
+"""``buraco bench``: throughput on one core (random and greedy play, bots, the batched env)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import platform
 import random
 import statistics
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -22,12 +22,18 @@ from buraco.cli.common import (
     check_range,
     console,
     fail,
+    parse_options,
     printable,
     say,
     user_errors,
 )
 from buraco.game import Game
 from buraco.rules import Rules
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from buraco.vector import BuracoBatch
 
 
 def bench(
@@ -45,6 +51,13 @@ def bench(
             "e.g. --bot heuristic --bot mcts",
         ),
     ] = None,
+    batched: Annotated[
+        int,
+        typer.Option(
+            help="also time the batched environment (buraco.vector) with this many games, "
+            "every seat an agent, observations and masks in index form (0: not)",
+        ),
+    ] = 64,
 ) -> None:
     """Measure random-play actions and hands per second, and greedy-play hands per second.
 
@@ -54,11 +67,14 @@ def bench(
     measure runs --rounds timed rounds after one warm-up round and reports the
     median. With --bot, the bot plays every seat and its decisions are timed
     (``choose`` alone, the engine left out): decisions per second and the median
-    time of one.
+    time of one. With --batched N (64 unless 0), the batched environment steps N
+    games with random legal indexes and produces every step's observations and masks:
+    agent steps per second (it needs the rl extra: pip install 'buraco[rl]').
     """
     with user_errors():
         check_range("--seconds", seconds, 0.01, 600)
         check_range("--rounds", rounds, 1, 100)
+        check_range("--batched", batched, 0, 4096)
         r = build_rules(preset, players, option)
         specs = []
         for text in bot or []:
@@ -97,6 +113,8 @@ def bench(
                     {"decisions_per_second": d, "median_decision_ms": m * 1000} for d, m in timed
                 ],
             }
+        if batched:
+            figures["batched"] = _batched_figures(r, option, batched, seconds, rounds)
         if json_out:
             console.print_json(json.dumps(figures))
         else:
@@ -157,6 +175,48 @@ def _bot_round(rules: Rules, spec: str, seconds: float, seed: int) -> tuple[floa
             return len(times) / sum(times), statistics.median(times)
 
 
+def _batched_figures(
+    rules: Rules, option: list[str] | None, n: int, seconds: float, rounds: int
+) -> dict[str, Any]:
+    """Agent steps per second of ``n`` batched games (or why they were not timed)."""
+    try:
+        import numpy as np
+
+        from buraco.vector import BuracoBatch
+    except ImportError:
+        return {"games": n, "skipped": "needs the rl extra: pip install 'buraco[rl]'"}
+    opts = parse_options(option)
+    opts.pop("players", None)
+    batch = BuracoBatch(n, rules.preset, rules.players, **opts)
+    batch.reset(seed=n)
+    rng = np.random.default_rng(n)
+    steps = [_batched_round(batch, rng, seconds) for _ in range(rounds + 1)][1:]
+    return {
+        "games": n,
+        "form": "index",
+        "agent_steps_per_second": statistics.median(steps),
+        "rounds": [{"agent_steps_per_second": x} for x in steps],
+    }
+
+
+def _batched_round(batch: BuracoBatch, rng: np.random.Generator, seconds: float) -> float:
+    """Random legal indexes for every game, observations and masks after each step."""
+    from buraco.vector import random_actions
+
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        chosen = random_actions(batch.legal_actions(), rng)
+        _, ended, _ = batch.step(chosen)
+        batch.observations("index")
+        steps += batch.num_games
+        if ended.any():
+            batch.reset(None, ended)  # a reset is not a step
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
 def _print(f: dict[str, Any]) -> None:
     core = "one core (pinned)" if f["pinned_to_one_core"] else "one process"
     say(
@@ -190,4 +250,15 @@ def _print(f: dict[str, Any]) -> None:
                 form.format(min(values)),
                 form.format(max(values)),
             )
+    b = f.get("batched")
+    if b and "skipped" in b:
+        table.add_row(f"batched env, {b['games']} games", b["skipped"], "", "")
+    elif b:
+        values = [r["agent_steps_per_second"] for r in b["rounds"]]
+        table.add_row(
+            f"batched env, {b['games']} games: agent steps/s",
+            f"{b['agent_steps_per_second']:,.0f}",
+            f"{min(values):,.0f}",
+            f"{max(values):,.0f}",
+        )
     console.print(table)
