@@ -16,7 +16,8 @@ score difference / 1000).
 A summary per seed follows (first and last evaluation), and the time of the whole run.
 
 Usage: ``python examples/train_sb3.py [--players 4] [--seeds 0 1 2] [--steps 131072]
-[--chunks 4] [--eval-hands 200] [--opponents random] [--csv FILE] [--save DIR]``.
+[--chunks 4] [--eval-hands 200] [--opponents random] [--csv FILE] [--save DIR]``;
+``--save`` writes each seed's model for SB3 (``.zip``) and for the ``learned`` bot (``.npz``).
 Needs the ``sb3`` extra.
 """
 
@@ -34,6 +35,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 
+from buraco.bots.learned import save_model, sb3_layers
 from buraco.factored import FactoredEnv
 from buraco.gymnasium import FACTORED_IDS
 
@@ -121,7 +123,11 @@ def main() -> None:
             print(" ".join(f"{v:>14.3f}" if isinstance(v, float) else f"{v:>14}" for v in row))
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
-            model.save(args.save / f"aberto{args.players}_factored_seed{seed}.zip")
+            name = f"aberto{args.players}_factored_seed{seed}"
+            model.save(args.save / f"{name}.zip")
+            meta = {"preset": "aberto", "players": args.players, "seed": seed}
+            meta |= {"steps": model.num_timesteps, "opponents": args.opponents}
+            save_model(args.save / f"{name}.npz", sb3_layers(model), meta)  # learned:path=
         vec.close()
     print(
         "\n| seed | steps | training CPU s | win rate sampled | win rate greedy "

@@ -54,7 +54,7 @@ Add('add 2 6H wild-high')
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +80,8 @@ from buraco.actions import (
     TakePile,
     TurnUp,
 )
+from buraco.bots.base import Bot
+from buraco.bots.play import play_hand
 from buraco.cards import CARD_NAMES, N_CODES
 from buraco.encoding import (
     MAX_MELDS,
@@ -87,9 +89,12 @@ from buraco.encoding import (
     MELD_SIZE,
     OBS_SIZE,
     MeldEntry,
+    hand_rewards,
     observation_slices,
 )
+from buraco.game import Game
 from buraco.gymnasium import BuracoEnv
+from buraco.index_encoding import IndexEncoder
 from buraco.pettingzoo import OBS_BOUND
 
 __all__ = [
@@ -110,10 +115,14 @@ __all__ = [
     "PLACE",
     "TAKE_PILE",
     "TURN_UP",
+    "Demonstration",
     "FactoredEnv",
     "TokenEntry",
     "action_tokens",
+    "compact_observation",
+    "demonstrate",
     "first_token",
+    "known_groups",
     "token_name",
     "tokens_action",
 ]
@@ -464,6 +473,45 @@ _KNOWN = _FULL["known_cards"]
 _ENTRY_KIND = {MELD: 0, ADD: 1, MOVE: 2}
 
 
+def known_groups(players: int, side_of: Sequence[int], seat: int) -> tuple[list[int], list[int]]:
+    """The seats after the next one, relative to ``seat``: its partners', and the others'.
+
+    ``side_of`` gives each seat's side. The compact observation sums the ``known_cards`` of
+    each group (the next seat has its own block).
+
+    >>> known_groups(4, [0, 1, 0, 1], 0), known_groups(3, [0, 1, 2], 1)
+    (([2], [3]), ([], [2]))
+    """
+    side = side_of[seat]
+    partners = [r for r in range(2, players) if side_of[(seat + r) % players] == side]
+    return partners, [r for r in range(2, players) if r not in partners]
+
+
+def compact_observation(
+    full: npt.NDArray[np.float32],
+    prefix: Sequence[int],
+    groups: tuple[Sequence[int], Sequence[int]],
+) -> npt.NDArray[np.float32]:
+    """The compact observation (:data:`COMPACT_LAYOUT`) of a full one and a token prefix.
+
+    ``full`` is the seat's :class:`~buraco.encoding.ObservationEncoder` vector (with a new
+    meld's cards in ``pending``), ``prefix`` the tokens entered so far in the decision and
+    ``groups`` the seat's :func:`known_groups`.
+    """
+    obs = np.zeros(COMPACT_SIZE, dtype=np.float32)
+    g_end = len(_GATHER)
+    obs[:g_end] = full[_GATHER]
+    known = full[_KNOWN].reshape(MAX_PLAYERS, N_CODES)
+    obs[g_end : g_end + N_CODES] = known[1]
+    partners, others = groups
+    if len(partners):
+        obs[g_end + N_CODES : g_end + 2 * N_CODES] = known[list(partners)].sum(0)
+    if len(others):
+        obs[g_end + 2 * N_CODES : g_end + 3 * N_CODES] = known[list(others)].sum(0)
+    _entry_block(obs[COMPACT_SIZE - ENTRY_SIZE :], prefix)
+    return obs
+
+
 def _entry_block(out: npt.NDArray[np.float32], prefix: Sequence[int]) -> None:
     """Write the entry block of ``prefix`` into ``out`` (zeros, :data:`ENTRY_SIZE` long)."""
     if not prefix:
@@ -543,10 +591,7 @@ class FactoredEnv(BuracoEnv):
             )
         self.action_space = spaces.Discrete(N_TOKENS)
         n = self.rules.players
-        side = self.rules.side_of(seat)
-        partners = [r for r in range(2, n) if self.rules.side_of((seat + r) % n) == side]
-        self._known_partners = np.array(partners, dtype=np.int64)
-        self._known_others = np.array([r for r in range(2, n) if r not in partners], dtype=np.int64)
+        self._groups = known_groups(n, [self.rules.side_of(s) for s in range(n)], seat)
 
     def _obs(self) -> Any:
         g = self._game()
@@ -556,17 +601,9 @@ class FactoredEnv(BuracoEnv):
         if self.observation == "full":
             obs = np.zeros(OBS_SIZE + ENTRY_SIZE, dtype=np.float32)
             obs[:OBS_SIZE] = full
+            _entry_block(obs[OBS_SIZE:], prefix)
         else:
-            obs = np.zeros(COMPACT_SIZE, dtype=np.float32)
-            g_end = len(_GATHER)
-            obs[:g_end] = full[_GATHER]
-            known = full[_KNOWN].reshape(MAX_PLAYERS, N_CODES)
-            obs[g_end : g_end + N_CODES] = known[1]
-            if len(self._known_partners):
-                obs[g_end + N_CODES : g_end + 2 * N_CODES] = known[self._known_partners].sum(0)
-            if len(self._known_others):
-                obs[g_end + 2 * N_CODES : g_end + 3 * N_CODES] = known[self._known_others].sum(0)
-        _entry_block(obs[len(obs) - ENTRY_SIZE :], prefix)
+            obs = compact_observation(full, prefix, self._groups)
         if self.mask_in_observation:
             return {"observation": obs, "action_mask": self.action_masks(np.int8)}
         return obs
@@ -577,3 +614,53 @@ class FactoredEnv(BuracoEnv):
         if g.is_hand_over() or g.turn != self.seat:
             return np.zeros(N_TOKENS, dtype=dtype)
         return self.tokens.mask(g.legal_actions(), dtype)
+
+
+# ----------------------------------------------------------------------------------------
+# demonstrations: a bot's play as token decisions, for a policy to imitate
+# ----------------------------------------------------------------------------------------
+
+
+class Demonstration(NamedTuple):
+    """One token decision of a bot's play, as :class:`FactoredEnv` would have asked it."""
+
+    seat: int
+    """The seat that chose."""
+    observation: npt.NDArray[np.float32]
+    """The seat's compact observation then (:func:`compact_observation`)."""
+    allowed: list[int]
+    """The tokens allowed (more than one: a decision with one token teaches nothing)."""
+    token: int
+    """The token of the action the bot chose."""
+
+
+def demonstrate(game: Game, bots: Sequence[Bot]) -> tuple[list[Demonstration], list[float]]:
+    """Play ``game``'s hand to its end with ``bots`` (one per seat); every token decision.
+
+    Each bot chooses from its seat's view; its action is entered token by token, and every
+    token that had an alternative is kept with the seat's compact observation at that
+    point (what the environment would have shown a learner in that seat). Returns the
+    decisions and each seat's reward for the hand (:func:`buraco.encoding.hand_rewards`).
+    The hand is played by :func:`buraco.bots.play_hand` (one bot per seat, or
+    ``ValueError``), as it would be without the recording.
+    """
+    n = game.n
+    groups = [known_groups(n, game.side_of, s) for s in range(n)]
+    encoder = IndexEncoder()
+    out: list[Demonstration] = []
+
+    def record(seat: int, legal: Sequence[Action], action: Action) -> None:
+        tokens = action_tokens(action)
+        entry = TokenEntry()
+        done: Action | None = None
+        while done is None:
+            allowed = entry.allowed(legal)
+            token = tokens[len(entry.prefix)]
+            if len(allowed) > 1:
+                full = encoder.dense(game, seat, entry.pending)
+                observation = compact_observation(full, entry.prefix, groups[seat])
+                out.append(Demonstration(seat, observation, allowed, token))
+            done = entry.step(token, legal)
+
+    play_hand(game, bots, on_decision=record)
+    return out, hand_rewards(game)

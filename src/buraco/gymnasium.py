@@ -62,7 +62,7 @@ from buraco.pettingzoo import (
 from buraco.rules import PRESETS, make_rules
 from buraco.views import seat_view
 
-__all__ = ["ENV_IDS", "FACTORED_IDS", "BuracoEnv", "register_envs"]
+__all__ = ["ENV_IDS", "FACTORED_IDS", "BuracoEnv", "opponent_specs", "register_envs"]
 
 ENV_IDS = {preset: f"buraco/{preset.capitalize()}-v0" for preset in PRESETS}
 """The registered id of each preset's environment."""
@@ -72,6 +72,29 @@ FACTORED_IDS = {preset: f"buraco/{preset.capitalize()}Factored-v0" for preset in
 (:class:`buraco.factored.FactoredEnv`)."""
 
 _SEED_BOUND = 2**62
+
+
+def opponent_specs(opponents: object, players: int) -> list[str]:
+    """One bot spec per seat but the agent's: ``opponents`` is one spec, or one per seat.
+
+    A bad spec is refused now (:class:`~buraco.errors.BotError`), not at the deal; the
+    wrong number or kind of specs with ``ValueError`` saying what is wanted.
+    """
+    others = players - 1
+    if isinstance(opponents, str):
+        specs = [opponents] * others
+    elif isinstance(opponents, list | tuple) and all(isinstance(x, str) for x in opponents):
+        specs = list(opponents)
+    else:
+        specs = []
+    if len(specs) != others:
+        raise ValueError(
+            f"opponents is a bot spec, or a list of {others} bot specs (one per other "
+            f"seat), not {str(opponents)[:80]!r}"
+        )
+    for spec in specs:
+        make_bot(spec)
+    return specs
 
 
 class BuracoEnv(gymnasium.Env[Any, np.int64]):
@@ -98,12 +121,7 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
         if type(seat) is not int or not 0 <= seat < n:
             raise ValueError(f"seat is a number from 0 to {n - 1}, not {seat!r}")
         self.seat = seat
-        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != n - 1:
-            raise ValueError(f"give one opponent spec, or {n - 1} (one per other seat)")
-        for spec in specs:
-            make_bot(spec)  # refuse a bad spec now
-        self.specs = specs
+        self.specs = opponent_specs(opponents, n)
         self.render_mode = check_render_mode(render_mode)
         self.match = match
         self.reward_scale = float(reward_scale)
@@ -169,7 +187,13 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Deal a new hand and let the bots play up to the agent's first turn."""
+        """Deal a new hand and let the bots play up to the agent's first turn.
+
+        ``options={"opponents": spec}`` (one bot spec, or one per other seat) seats other
+        bots from this hand on, as a league of opponents drawn hand by hand asks.
+        """
+        if options and "opponents" in options:  # checked before anything changes
+            self.specs = opponent_specs(options["opponents"], self.rules.players)
         super().reset(seed=seed)
         while True:
             game_seed = int(self.np_random.integers(0, _SEED_BOUND))

@@ -39,7 +39,7 @@ from buraco.encoding import (
     observation_slices,
 )
 from buraco.game import Event, Game, Phase
-from buraco.views import MeldView, table_views
+from buraco.views import MeldView, public_counts, table_views
 
 __all__ = ["IndexEncoder", "Parts", "join_parts"]
 
@@ -274,6 +274,8 @@ class _PileCounts:
 Table = tuple[npt.NDArray[np.int32], FloatArray]
 """The meld blocks: indexes and values."""
 Parts = tuple[list[int], list[float], Table, list[int], list[float]]
+"""An observation in three pieces (:meth:`IndexEncoder.parts`): the entries before the meld
+blocks (indexes, values), the meld blocks, the entries after them (indexes, values)."""
 Listed = tuple[list[int], list[float]]
 
 
@@ -413,15 +415,7 @@ class IndexEncoder:
                 if unplayed[(me + r) % n]:
                     ia(_POT_UNPLAYED + r)
                     va(1.0)
-        rare = g.public_cache
-        if rare is None:  # the engine's cache of these, filled as buraco.views does
-            rare = g.public_cache = (
-                tuple([len(p) for p in g.pots]),
-                tuple(g.pot_taken),
-                tuple(g.totals),
-                tuple(g.vulnerable),
-                tuple([0 if o else q for o, q in zip(g.opened, g.requirement, strict=True)]),
-            )
+        rare = public_counts(g)
         for i, x in enumerate(rare[0]):
             if x:
                 ia(_POTS + i)

@@ -84,6 +84,7 @@ from buraco.encoding import (
     hand_rewards,
 )
 from buraco.game import MAX_SEED, Game, Phase
+from buraco.gymnasium import opponent_specs
 from buraco.index_encoding import IndexEncoder, Parts, join_parts
 from buraco.rules import Rules, make_rules
 from buraco.views import seat_view
@@ -332,12 +333,7 @@ class BuracoBatch:
             raise ValueError(f"seat is a number from 0 to {n - 1}, not {seat!r}")
         self.specs: list[str] | None = None
         if opponents is not None:
-            specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-            if len(specs) != n - 1:
-                raise ValueError(f"give one opponent spec, or {n - 1} (one per other seat)")
-            for spec in specs:
-                make_bot(spec)  # refuse a bad spec now
-            self.specs = specs
+            self.specs = opponent_specs(opponents, n)
         if type(match) is not bool:
             raise ValueError(f"match is True or False, not {match!r}")
         self.num_games = num_games

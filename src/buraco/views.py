@@ -311,6 +311,25 @@ def table_views(g: Game) -> tuple[tuple[tuple[MeldView, ...], ...], tuple[int, .
     return cached
 
 
+def public_counts(
+    g: Game,
+) -> tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...], tuple[bool, ...], tuple[int, ...]]:
+    """Per side: mortos left, morto taken, match totals, vulnerable, initial meld still owed.
+
+    Kept in the game's cache (``public_cache``) until an action changes them.
+    """
+    rare = g.public_cache
+    if rare is None:
+        rare = g.public_cache = (
+            tuple([len(p) for p in g.pots]),
+            tuple(g.pot_taken),
+            tuple(g.totals),
+            tuple(g.vulnerable),
+            tuple([0 if o else q for o, q in zip(g.opened, g.requirement, strict=True)]),
+        )
+    return rare
+
+
 def seat_view(g: Game, seat: int, full: bool = True) -> SeatView:
     """The view of ``seat`` (0-based).
 
@@ -344,15 +363,7 @@ def _view(g: Game, seat: int, full: bool) -> SeatView:
     r = g.rules
     over = g.phase == _OVER
     melds, points = table_views(g)
-    rare = g.public_cache
-    if rare is None:
-        rare = g.public_cache = (
-            tuple([len(p) for p in g.pots]),
-            tuple(g.pot_taken),
-            tuple(g.totals),
-            tuple(g.vulnerable),
-            tuple([0 if o else q for o, q in zip(g.opened, g.requirement, strict=True)]),
-        )
+    rare = public_counts(g)
     watcher = seat < 0
     hidden = not watcher and g.hidden[seat]
     return SeatView(

@@ -334,3 +334,51 @@ def test_the_research_doc_s_example_runs_and_its_figures_are_the_code_s() -> Non
     assert f"Discrete({N_TOKENS})" in text and f"{COMPACT_SIZE:,}" in text
     for token, name in [(MELD, "meld"), (ADD, "add"), (MOVE, "move"), (MELD_INDEX, "to meld")]:
         assert f"| {token}" in text, name
+
+
+@pytest.mark.parametrize(("preset", "players"), [("aberto", 4), ("us", 2), ("italiano", 3)])
+def test_demonstrations_are_the_bots_play_as_the_env_would_ask_it(
+    preset: str, players: int
+) -> None:
+    """Every kept token had an alternative; each observation is the env's at that point; the
+    hand is played as the bots play it anyway; the rewards are the hand's."""
+    from buraco.bots import make_bot, play_hand
+    from buraco.encoding import hand_rewards
+    from buraco.factored import demonstrate
+
+    game = Game(preset, players=players, seed=21, match=False)
+    replay = game.clone()
+    bots = [make_bot("heuristic", seed=s) for s in range(players)]
+    decisions, rewards = demonstrate(game, bots)
+    same = Game(preset, players=players, seed=21, match=False)
+    play_hand(same, [make_bot("heuristic", seed=s) for s in range(players)])
+    assert [e.action for e in game.events] == [e.action for e in same.events]
+    assert rewards == hand_rewards(same)
+    assert len(decisions) > 20 and {d.seat for d in decisions} == set(range(players))
+    # walk the hand again: at each kept decision, the env in that seat shows the same numbers
+    envs = [
+        FactoredEnv(preset, players=players, opponents="random", seat=s) for s in range(players)
+    ]
+    pending = iter(decisions)
+    for event in game.events:
+        action = event.action
+        if action is None:  # the engine's own notes
+            continue
+        seat = replay.turn
+        assert seat is not None
+        legal = replay.legal_actions()
+        tokens = action_tokens(action)
+        entry = TokenEntry()
+        done = None
+        while done is None:
+            if len(entry.allowed(legal)) > 1:
+                d = next(pending)
+                assert (d.seat, d.allowed) == (seat, entry.allowed(legal))
+                assert d.token == tokens[len(entry.prefix)]
+                env = envs[seat]
+                env.game, env.tokens = replay, entry
+                assert np.array_equal(d.observation, env._obs())
+            done = entry.step(tokens[len(entry.prefix)], legal)
+        assert done == action
+        replay.apply(action)
+    assert next(pending, None) is None  # every decision was met on the way

@@ -109,7 +109,7 @@ def test_spec_errors_are_one_line(
     specs = {
         "policy": "needs the model file",
         f"policy:path={tmp_path / 'missing.pt'}": "no model file",
-        f"policy:path={junk}": "not a policy network file",
+        f"policy:path={junk}": "is not a model file",
         f"policy:path={model},greedy=maybe": "must be true or false",
         f"policy:path={model},temperature=2": "has no parameter",
     }

@@ -346,7 +346,7 @@ def test_bad_input_is_refused_with_what_is_allowed() -> None:
         BuracoBatch(0)
     with pytest.raises(ValueError, match="seat"):
         BuracoBatch(2, opponents="random", seat=4)
-    with pytest.raises(ValueError, match="one opponent spec"):
+    with pytest.raises(ValueError, match="opponents is a bot spec, or a list of"):
         BuracoBatch(2, opponents=["random"])
     with pytest.raises(ValueError, match="observation_form"):
         BuracoVectorEnv(2, observation_form="sparse")  # type: ignore[arg-type]

@@ -347,12 +347,13 @@ def test_a_bot_that_reads_a_file_of_the_machine_is_not_offered_online(server: Se
         headers=director.headers,
     )
     assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-offline"
-    r = server.client.post(
-        "/api/tables",
-        json={"players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "policy:path=/x"}]},
-        headers=director.headers,
-    )
-    assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-offline"
+    for spec in ("policy:path=/x", "learned:path=/dev/null", "Learned"):
+        r = server.client.post(
+            "/api/tables",
+            json={"players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": spec}]},
+            headers=director.headers,
+        )
+        assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-offline", spec
     r = server.client.post(
         f"/api/tournaments/{t['id']}/bots",
         json={"count": 1, "bot": "mcts:time=60"},

@@ -9,7 +9,7 @@ Bots are chosen by name, with optional parameters after a colon
 Traceback (most recent call last):
 ...
 buraco.errors.BotError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts, policy, \
-hoarder, stocker, holder, rusher, wildhoarder, starver, feeder, minimum
+learned, hoarder, stocker, holder, rusher, wildhoarder, starver, feeder, minimum
 >>> make_bot("mcts:depth=deep")
 Traceback (most recent call last):
 ...
@@ -24,6 +24,7 @@ from buraco.bots.base import Bot
 from buraco.bots.exploits import EXPLOITS, Exploit
 from buraco.bots.greedy import GreedyBot
 from buraco.bots.heuristic import HeuristicBot
+from buraco.bots.learned import LearnedBot
 from buraco.bots.mcts import MctsBot
 from buraco.bots.play import play_hand, play_match, play_one
 from buraco.bots.policy import PolicyBot
@@ -37,6 +38,7 @@ BOTS: dict[str, type[Bot]] = {
     "heuristic": HeuristicBot,
     "mcts": MctsBot,
     "policy": PolicyBot,
+    "learned": LearnedBot,
     **EXPLOITS,
 }
 """Bot classes by name."""
@@ -145,6 +147,7 @@ __all__ = [
     "Exploit",
     "GreedyBot",
     "HeuristicBot",
+    "LearnedBot",
     "MctsBot",
     "PolicyBot",
     "RandomBot",

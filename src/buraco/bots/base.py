@@ -7,14 +7,22 @@ actions. Every bot takes a seed; the same seed and views give the same choices.
 
 from __future__ import annotations
 
+import os
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from typing import ClassVar, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from buraco.actions import Action, Add, Discard, Draw, MoveWild, Place, TakePile, TurnUp
 from buraco.cards import JOKER, Card
+from buraco.errors import BotError, shown
 from buraco.views import MeldView, SeatView
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+T = TypeVar("T")
 
 
 class Bot(ABC):
@@ -40,6 +48,33 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seed={self.seed}>"
+
+
+def load_model_file(bot: str, path: str, load: Callable[[str, tuple[int, int]], T]) -> T:
+    """A bot's model file read by ``load(absolute path, (mtime, size))``, or a one-line error.
+
+    ``load`` raises ``ValueError`` for a file that is not a model; its second argument
+    lets it cache by the file's version.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        raise BotError(f"bot {bot!r}: no model file {shown(path)}") from None
+    try:
+        return load(os.path.abspath(path), (st.st_mtime_ns, st.st_size))
+    except ValueError:
+        raise BotError(f"bot {bot!r}: {shown(path)} is not a model file") from None
+
+
+def sample_index(logits: npt.NDArray[np.float32], rng: random.Random, greedy: bool) -> int:
+    """The index of the largest logit (``greedy``), or one drawn from their softmax."""
+    import numpy as np
+
+    if greedy:
+        return int(np.argmax(logits))
+    p = np.exp(logits - logits.max())
+    cum = np.cumsum(p / p.sum())
+    return min(int(np.searchsorted(cum, rng.random(), side="right")), len(cum) - 1)
 
 
 def play_sections(legal: Sequence[Action]) -> tuple[int, int, int]:

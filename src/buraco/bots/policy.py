@@ -29,8 +29,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from buraco.actions import Action
-from buraco.bots.base import Bot
-from buraco.errors import BotError, shown
+from buraco.bots.base import Bot, load_model_file, sample_index
+from buraco.errors import BotError
 from buraco.views import SeatView
 
 if TYPE_CHECKING:
@@ -215,14 +215,7 @@ class PolicyBot(Bot):
         th.set_num_threads(1)
         if not path:
             raise BotError("bot 'policy' needs the model file: policy:path=FILE")
-        try:
-            st = os.stat(path)
-        except OSError:
-            raise BotError(f"bot 'policy': no model file {shown(path)}") from None
-        try:
-            self.net = _cached(os.path.abspath(path), (st.st_mtime_ns, st.st_size))
-        except ValueError:
-            raise BotError(f"bot 'policy': {shown(path)} is not a policy network file") from None
+        self.net = load_model_file("policy", path, _cached)
         self.torch = th
         self.path = path
         self.greedy = greedy
@@ -247,19 +240,10 @@ class PolicyBot(Bot):
                     obs = th.from_numpy(self.encoder.encode(view, entry.pending))[None]
                     h = self.net.features(obs)
                     logits = self.net.logits(h, th.from_numpy(indexes)[None])[0]
-                    index = int(indexes[self._pick(logits.numpy())])
+                    index = int(indexes[sample_index(logits.numpy(), self.rng, self.greedy)])
                 action = entry.step(index, legal)
                 if action is not None:
                     return action
-
-    def _pick(self, logits: npt.NDArray[np.float32]) -> int:
-        import numpy as np
-
-        if self.greedy:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        cum = np.cumsum(p / p.sum())
-        return min(int(np.searchsorted(cum, self.rng.random(), side="right")), len(cum) - 1)
 
     def __repr__(self) -> str:
         return f"<PolicyBot path={self.path!r} greedy={self.greedy} seed={self.seed}>"

@@ -65,8 +65,8 @@ PACES = (0.0, 5.0)
 TURN_TIMERS = (0, 30, 60, 120)
 """The turn timers a table may set, in seconds (0: none)."""
 
-OFFLINE_BOTS = ("policy",)
-"""Bots not offered online (the policy bot reads a model file of the machine)."""
+OFFLINE_BOTS = ("policy", "learned")
+"""Bots not offered online (they read a model file of the machine, named by the spec)."""
 
 MATCH_MINUTES = (0, 15, 30, 60, 90)
 """The lengths a timed match may have, in minutes (0: not timed)."""
