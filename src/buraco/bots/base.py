@@ -77,6 +77,34 @@ def sample_index(logits: npt.NDArray[np.float32], rng: random.Random, greedy: bo
     return min(int(np.searchsorted(cum, rng.random(), side="right")), len(cum) - 1)
 
 
+def enter_flat(
+    legal: Sequence[Action],
+    scores: Callable[[list[Card], npt.NDArray[np.intp]], npt.NDArray[np.float32]],
+    rng: random.Random,
+    greedy: bool,
+) -> Action:
+    """An action entered as flat action indexes (:class:`buraco.encoding.MeldEntry`).
+
+    At each index with a choice, ``scores(pending, indexes)`` gives a number for each of
+    the legal ``indexes`` (``pending``: the meld cards entered so far), and one is taken by
+    :func:`sample_index`. A new meld takes one index a card, then its end; any other
+    action one index.
+    """
+    import numpy as np
+
+    from buraco.encoding import MeldEntry
+
+    entry = MeldEntry()
+    while True:
+        indexes = np.flatnonzero(entry.mask(legal))
+        index = int(indexes[0])
+        if len(indexes) > 1:
+            index = int(indexes[sample_index(scores(entry.pending, indexes), rng, greedy)])
+        action = entry.step(index, legal)
+        if action is not None:
+            return action
+
+
 def play_sections(legal: Sequence[Action]) -> tuple[int, int, int]:
     """Where the melds, the adds (with wild moves) and the discards start in ``legal``.
 

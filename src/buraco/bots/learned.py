@@ -14,6 +14,14 @@ with its default ``MlpPolicy``, its value head left out. Its weights are kept in
 ``.npz`` file in ``float16`` with a JSON description (what it was trained for, and how);
 playing it needs NumPy and Gymnasium (the ``rl`` extra), not PyTorch.
 
+A model may instead score the flat action space of :mod:`buraco.encoding` (description
+``"actions": "flat"``): it reads :class:`~buraco.encoding.ObservationEncoder`'s vector
+(OpenSpiel's information-state tensor of ``python_buraco``) and gives one number per
+action index (:data:`~buraco.encoding.N_ACTIONS`), a new meld entered card by card
+(:class:`~buraco.encoding.MeldEntry`); the highest legal number is played (``greedy``) or
+the numbers are taken as logits. A Q-network of OpenSpiel's DQN is such a model, with
+``"activation": "relu"`` (``examples/train_openspiel_dqn.py`` writes one).
+
 Parameters: ``path`` (a model file; the shipped model without it), ``greedy`` (``true``,
 the default: the most likely token, deterministic; ``false``: sample each token from the
 policy) and ``seed`` (the sampling's seed; otherwise the one ``make_bot`` is given).
@@ -33,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from buraco.actions import Action
-from buraco.bots.base import Bot, load_model_file, sample_index
+from buraco.bots.base import Bot, enter_flat, load_model_file, sample_index
 from buraco.errors import BotError, shown
 from buraco.views import SeatView
 
@@ -52,13 +60,21 @@ SHIPPED_MODEL = Path(__file__).with_name("models") / "aberto4_league.npz"
 FORMAT = "buraco-learned-policy"
 """The ``format`` of a model file's description."""
 
+ACTIVATIONS = ("tanh", "relu")
+"""The hidden layers' activations a model's description may name (``tanh`` by default)."""
+
+ACTION_FORMS = ("factored", "flat")
+"""What a model's head scores: :mod:`buraco.factored`'s tokens (the default) or
+:mod:`buraco.encoding`'s flat action indexes."""
+
 
 class Model:
-    """A policy network's weights: ``tanh`` layers, then a linear head of token logits.
+    """A policy network's weights: hidden layers, then a linear head of logits.
 
     ``layers`` are ``(weight, bias)`` pairs, weights ``(out, in)`` as PyTorch keeps them;
-    ``meta`` describes the model (``format``, ``preset``, ``players``, ``observation`` and
-    whatever the trainer adds).
+    ``meta`` describes the model (``format``, ``preset``, ``players``, ``observation``,
+    ``activation`` (:data:`ACTIVATIONS`), ``actions`` (:data:`ACTION_FORMS`) and whatever
+    the trainer adds).
     """
 
     def __init__(
@@ -82,6 +98,12 @@ class Model:
             if w2.shape[1] != w.shape[0]:
                 raise ValueError(f"layers {i} and {i + 1}: the shapes do not chain")
         self.meta = dict(meta)
+        self.activation = str(self.meta.get("activation", "tanh"))
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation {self.activation!r} is not one of {ACTIVATIONS}")
+        self.actions = str(self.meta.get("actions", "factored"))
+        if self.actions not in ACTION_FORMS:
+            raise ValueError(f"actions {self.actions!r} is not one of {ACTION_FORMS}")
         self.sizes = [self.layers[0][0].shape[1], *(w.shape[0] for w, _ in self.layers)]
 
     def logits(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -90,7 +112,8 @@ class Model:
 
         x = obs
         for w, b in self.layers[:-1]:
-            x = np.tanh(x @ w.T + b)
+            x = x @ w.T + b
+            x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0)
         w, b = self.layers[-1]
         out: npt.NDArray[np.float32] = x @ w.T + b
         return out
@@ -172,16 +195,20 @@ class LearnedBot(Bot):
     def __init__(self, seed: int | None = None, path: str = "", greedy: bool = True) -> None:
         super().__init__(seed)
         _require()
-        from buraco.encoding import ObservationEncoder
+        from buraco.encoding import N_ACTIONS, OBS_SIZE, ObservationEncoder
         from buraco.factored import COMPACT_SIZE, N_TOKENS
 
         file = path or str(SHIPPED_MODEL)
         self.model = load_model_file("learned", file, _cached)
-        if self.model.sizes[0] != COMPACT_SIZE or self.model.sizes[-1] != N_TOKENS:
+        if self.model.actions == "flat":
+            want = (OBS_SIZE, N_ACTIONS, "the observation", "a number per action index")
+        else:
+            want = (COMPACT_SIZE, N_TOKENS, "the compact observation", "a logit per token")
+        if (self.model.sizes[0], self.model.sizes[-1]) != want[:2]:
             raise BotError(
                 f"bot 'learned': {shown(file)} reads {self.model.sizes[0]} numbers and gives "
-                f"{self.model.sizes[-1]}; it must read the compact observation "
-                f"({COMPACT_SIZE}) and give a logit per token ({N_TOKENS})"
+                f"{self.model.sizes[-1]}; a model of {self.model.actions} actions must read "
+                f"{want[2]} ({want[0]}) and give {want[3]} ({want[1]})"
             )
         self.path = path
         self.greedy = greedy
@@ -193,6 +220,9 @@ class LearnedBot(Bot):
 
         if view.detail is None:
             raise BotError("bot 'learned' reads the seat's full view: seat_view(..., full=True)")
+        if self.model.actions == "flat":
+            encode, score = self.encoder.encode, self.model.logits
+            return enter_flat(legal, lambda p, i: score(encode(view, p))[i], self.rng, self.greedy)
         entry = TokenEntry()
         while True:
             allowed = entry.allowed(legal)
@@ -232,6 +262,8 @@ def make_learned(spec: str, seed: int | None = None) -> LearnedBot:
 
 
 __all__ = [
+    "ACTION_FORMS",
+    "ACTIVATIONS",
     "FORMAT",
     "RL_HINT",
     "SHIPPED_MODEL",

@@ -29,7 +29,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from buraco.actions import Action
-from buraco.bots.base import Bot, load_model_file, sample_index
+from buraco.bots.base import Bot, enter_flat, load_model_file
+from buraco.cards import Card
 from buraco.errors import BotError
 from buraco.views import SeatView
 
@@ -225,25 +226,16 @@ class PolicyBot(Bot):
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """The policy's action: a meld entered token by token, each token masked."""
-        import numpy as np
-
-        from buraco.encoding import MeldEntry
-
         th = self.torch
-        entry = MeldEntry()
+
+        def scores(pending: list[Card], indexes: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
+            h = self.net.features(th.from_numpy(self.encoder.encode(view, pending))[None])
+            logits = self.net.logits(h, th.from_numpy(indexes)[None])
+            out: npt.NDArray[np.float32] = logits[0].numpy()
+            return out
+
         with th.no_grad():
-            while True:
-                mask = entry.mask(legal)
-                indexes = np.flatnonzero(mask)
-                index = int(indexes[0])
-                if len(indexes) > 1:
-                    obs = th.from_numpy(self.encoder.encode(view, entry.pending))[None]
-                    h = self.net.features(obs)
-                    logits = self.net.logits(h, th.from_numpy(indexes)[None])[0]
-                    index = int(indexes[sample_index(logits.numpy(), self.rng, self.greedy)])
-                action = entry.step(index, legal)
-                if action is not None:
-                    return action
+            return enter_flat(legal, scores, self.rng, self.greedy)
 
     def __repr__(self) -> str:
         return f"<PolicyBot path={self.path!r} greedy={self.greedy} seed={self.seed}>"
