@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +13,13 @@ pytest.importorskip("gymnasium")
 
 from buraco import Game  # noqa: E402
 from buraco.actions import Action  # noqa: E402
-from buraco.bots import make_bot  # noqa: E402
+from buraco.bots import Bot, make_bot  # noqa: E402
 from buraco.bots.learned import SHIPPED_MODEL, LearnedBot, Model, load_model, save_model  # noqa: E402
 from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry  # noqa: E402
 from buraco.errors import BotError  # noqa: E402
 from buraco.factored import COMPACT_SIZE, ENTRY_SIZE, N_TOKENS, FactoredEnv  # noqa: E402
 from buraco.rules import PRESETS  # noqa: E402
-from buraco.views import seat_view  # noqa: E402
+from buraco.views import SeatView, seat_view  # noqa: E402
 
 CASES = [(p, n) for p, spec in PRESETS.items() for n in spec.players]
 
@@ -32,6 +33,20 @@ def random_layers(seed: int, hidden: int = 16) -> list[tuple[Any, Any]]:
         (first, rng.normal(0, 0.1, hidden)),
         (rng.normal(0, 1.0, (N_TOKENS, hidden)), rng.normal(0, 0.1, N_TOKENS)),
     ]
+
+
+def play(game: Game, bot: Bot, limit: int) -> Iterator[tuple[SeatView, Action]]:
+    """``bot`` plays every seat for up to ``limit`` actions: each view and its action,
+    given before the action is applied."""
+    for _ in range(limit):
+        if game.is_hand_over():
+            return
+        seat = game.turn
+        assert seat is not None
+        view = seat_view(game, seat, full=True)
+        action = bot.choose(view, view.legal)
+        yield view, action
+        game.apply(action)
 
 
 @pytest.fixture(scope="module")
@@ -111,17 +126,7 @@ def test_it_plays_legal_actions_in_every_preset(
 def test_sampling_follows_the_seed_and_greedy_play_is_fixed(model_file: Path) -> None:
     def actions(spec: str, seed: int) -> list[Action]:
         game = Game("aberto", players=4, seed=5, match=False)
-        bot = make_bot(spec, seed=seed)
-        out = []
-        for _ in range(120):
-            if game.is_hand_over():
-                break
-            seat = game.turn
-            assert seat is not None
-            view = seat_view(game, seat, full=True)
-            out.append(bot.choose(view, view.legal))
-            game.apply(out[-1])
-        return out
+        return [action for _, action in play(game, make_bot(spec, seed=seed), 120)]
 
     sampled = f"learned:path={model_file},greedy=false"
     assert actions(sampled, 1) == actions(sampled, 1)
@@ -218,13 +223,7 @@ def test_a_flat_model_plays_the_best_legal_index_of_the_observation(tmp_path: Pa
     assert isinstance(bot, LearnedBot)
     game = Game("aberto", players=4, seed=2, match=False)
     melds = 0
-    for _ in range(400):
-        if game.is_hand_over():
-            break
-        seat = game.turn
-        assert seat is not None
-        view = seat_view(game, seat, full=True)
-        action = bot.choose(view, view.legal)
+    for view, action in play(game, bot, 400):
         entry, expected = MeldEntry(), None
         while expected is None:  # the same entry, by hand
             mask = entry.mask(view.legal)
@@ -233,5 +232,4 @@ def test_a_flat_model_plays_the_best_legal_index_of_the_observation(tmp_path: Pa
             expected = entry.step(index, view.legal)
         assert action == expected and action in game.legal_actions()
         melds += type(action).__name__ == "Meld"
-        game.apply(action)
     assert game.is_hand_over() or melds > 0

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -24,17 +22,9 @@ from buraco.bots import make_bot  # noqa: E402
 from buraco.bots.learned import LearnedBot, load_model  # noqa: E402
 from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry  # noqa: E402
 from buraco.views import seat_view  # noqa: E402
+from examplekit import EXAMPLES, load_example  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "examples" / "train_openspiel_dqn.py"
-
-
-def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_openspiel_dqn", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+SCRIPT = EXAMPLES / "train_openspiel_dqn.py"
 
 
 def test_a_tiny_run_learns_evaluates_and_saves_a_model_the_bot_plays(tmp_path: Path) -> None:
@@ -72,7 +62,7 @@ def test_the_exported_network_scores_as_the_q_network_and_the_bot_takes_its_best
 ) -> None:
     """The file holds the DQN's Q-network (ReLU layers and head, float16): the bot's scores
     are its Q-values, and its choice at a decision is the DQN's greedy action there."""
-    ex = example()
+    ex = load_example("train_openspiel_dqn")
     args = argparse.Namespace(hidden=16, batch=8, lr=1e-3, steps=100, learn_after=16,
                               preset="aberto", players=4, opponents="random")  # fmt: skip
     agent = ex.make_agent(args, 0, 3, OBS_SIZE, N_ACTIONS)

@@ -1,12 +1,13 @@
 """The ``policy`` bot plays a saved network from its view; the training example runs."""
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+
+import examplekit
 
 pytest.importorskip("torch")
 pytest.importorskip("gymnasium")
@@ -21,8 +22,6 @@ from buraco.determinize import Determinizer
 from buraco.errors import BotError
 from buraco.rules import PRESETS
 from buraco.views import SeatView, seat_view
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -124,11 +123,7 @@ def test_spec_errors_are_one_line(
 
 
 def load_example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_policy", ROOT / "examples/train_policy.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return examplekit.load_example("train_policy")
 
 
 def test_training_smoke(tmp_path: Path) -> None:
