@@ -40,10 +40,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found,unused-ignore]
 import torch
-from open_spiel.python import rl_agent, rl_environment
-from open_spiel.python.pytorch import dqn
+from open_spiel.python import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    rl_agent,
+    rl_environment,
+)
+from open_spiel.python.pytorch import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    dqn,
+)
 
 import buraco.openspiel  # noqa: F401  (registers python_buraco)
 from buraco.bots.learned import save_model

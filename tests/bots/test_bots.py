@@ -44,6 +44,7 @@ def test_bot_parameters_are_checked() -> None:
         ("mcts:speed=3", "no parameter 'speed'"),
         ("mcts:time", "name=value"),
         ("mcts:policy=mcts", "unknown playout policy"),
+        ("mcts:policy=policy", "playout policy cannot be made: bot 'policy' needs the model"),
         ("mcts:time=0", "needs a budget"),
         ("mcts:full=maybe", "must be true or false"),
         ("mcts:width=0", "width must be from 1 to 100, not 0"),
@@ -205,3 +206,15 @@ def test_play_one_shows_the_view_asked_for_and_refuses_a_finished_hand() -> None
         play_one(game, bots)
     with pytest.raises(ValueError, match="hand is over"):
         play_one(game, bots)
+
+
+def test_play_one_gives_a_bot_that_needs_the_full_view_that_view_whatever_is_asked() -> None:
+    class Needs(_Recorder):
+        wants_full_view = True
+
+    game = Game("aberto", players=2, seed=4, match=False)
+    bots = [Needs(), _Recorder()]
+    while not game.is_hand_over():
+        play_one(game, bots, full=False)
+    assert bots[0].full and all(bots[0].full)  # needed: full, though a plain one was asked
+    assert bots[1].full and not any(bots[1].full)

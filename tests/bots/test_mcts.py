@@ -2,9 +2,11 @@
 
 import random
 
+import pytest
+
 from buraco import Game
 from buraco.actions import DRAW, TAKE_PILE, Action, Add, Discard, Draw, Meld, TakePile
-from buraco.bots import Bot, GreedyBot, HeuristicBot, MctsBot, play_hand, play_one
+from buraco.bots import Bot, GreedyBot, HeuristicBot, MctsBot, make_bot, play_hand, play_one
 from buraco.bots.base import pile_choices
 from buraco.bots.evaluation import Evaluation
 from buraco.bots.exploits import HoarderBot, StockerBot
@@ -124,6 +126,21 @@ def test_it_plays_whole_hands_of_several_presets() -> None:
         bots = [MctsBot(seed=s, iterations=3, policy="greedy") for s in range(players)]
         assert play_hand(game, bots) > 0
         assert game.is_hand_over()
+
+
+def test_a_policy_that_reads_the_full_view_plays_the_playouts() -> None:
+    # the learned bot needs the seat's full view; the playouts give it that view, though
+    # their other bots get plain ones (full=false)
+    pytest.importorskip("gymnasium")
+    game = Game("aberto", players=4, seed=6, match=False)
+    spec = "mcts:policy=learned,iterations=2,time=0,full=false"
+    bots = [make_bot(spec, seed=s) for s in range(4)]
+    for _ in range(40):
+        play_one(game, bots)  # before: BotError, the learned bot shown a plain view
+    searched = [b for b in bots if isinstance(b, MctsBot) and b._playout_bots]
+    assert searched and all(
+        type(p).__name__ == "LearnedBot" for b in searched for p in b._playout_bots
+    )
 
 
 def test_playouts_stop_after_depth_rounds_and_are_scored_by_the_evaluation() -> None:

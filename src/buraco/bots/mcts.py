@@ -128,6 +128,10 @@ class MctsBot(Bot):
         if policy_cls is None or policy_cls is MctsBot:
             choices = ", ".join(n for n, c in BOTS.items() if c is not MctsBot)
             raise BotError(f"mcts: unknown playout policy {policy!r:.40}; choose {choices}")
+        try:  # a policy that cannot be made (one that needs a file) fails here, not mid-search
+            policy_cls(seed=0)
+        except BotError as e:
+            raise BotError(f"mcts: the playout policy cannot be made: {e}") from None
         self.time = time
         self.iterations = iterations
         self.policy_cls = policy_cls
