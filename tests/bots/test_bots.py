@@ -210,7 +210,7 @@ def test_play_one_shows_the_view_asked_for_and_refuses_a_finished_hand() -> None
 
 def test_play_one_gives_a_bot_that_needs_the_full_view_that_view_whatever_is_asked() -> None:
     class Needs(_Recorder):
-        wants_full_view = True
+        wants_full_view = needs_full_view = True
 
     game = Game("aberto", players=2, seed=4, match=False)
     bots = [Needs(), _Recorder()]

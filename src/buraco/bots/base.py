@@ -34,6 +34,9 @@ class Bot(ABC):
     wants_full_view: ClassVar[bool] = False
     """Whether this bot wants full views: the hand's history and the rest of the public
     state (see :func:`buraco.views.seat_view`); slower to build."""
+    needs_full_view: ClassVar[bool] = False
+    """The bot cannot play from a plain view (it reads the whole observation), so it is shown
+    the full view even where a plain one is asked for (search playouts, for speed)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

@@ -191,6 +191,7 @@ class LearnedBot(Bot):
     name = "learned"
     params: ClassVar[dict[str, type]] = {"path": str, "greedy": bool, "seed": int}
     wants_full_view = True
+    needs_full_view = True
 
     def __init__(self, seed: int | None = None, path: str = "", greedy: bool = True) -> None:
         super().__init__(seed)

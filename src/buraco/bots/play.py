@@ -61,9 +61,9 @@ def play_one(game: Game, bots: Sequence[Bot], full: bool | None = None) -> Actio
     """Make the next action of the hand and return it.
 
     The only legal action, or the choice of the bot of the seat to move, shown its own
-    view: full if the bot needs it (``wants_full_view``) or ``full`` is true, plain
-    otherwise (``full=False`` is faster for bots that do not read the full view). Used
-    by fast loops such as search playouts.
+    view: ``full=None`` as the bot asks (``wants_full_view``), True or False forces a
+    full or a plain view, except that a bot that cannot play without the full view
+    (``needs_full_view``) always gets it. Used by fast loops such as search playouts.
     """
     legal = game.legal_actions()
     if not legal:
@@ -73,7 +73,8 @@ def play_one(game: Game, bots: Sequence[Bot], full: bool | None = None) -> Actio
     else:
         seat = game.turn
         bot = bots[seat]
-        view = seat_view(game, seat, full=bot.wants_full_view or bool(full))
+        wanted = bot.wants_full_view if full is None else full
+        view = seat_view(game, seat, full=wanted or bot.needs_full_view)
         action = bot.choose(view, legal)
     game.apply(action)
     return action

@@ -207,6 +207,7 @@ class PolicyBot(Bot):
     name = "policy"
     params: ClassVar[dict[str, type]] = {"path": str, "greedy": bool, "seed": int}
     wants_full_view = True
+    needs_full_view = True
 
     def __init__(self, seed: int | None = None, path: str = "", greedy: bool = False) -> None:
         super().__init__(seed)
