@@ -233,3 +233,38 @@ def test_a_flat_model_plays_the_best_legal_index_of_the_observation(tmp_path: Pa
         assert action == expected and action in game.legal_actions()
         melds += type(action).__name__ == "Meld"
     assert game.is_hand_over() or melds > 0
+
+
+def test_discards_are_ranked_by_the_network_and_its_choice_comes_first(
+    model_file: Path, tmp_path: Path
+) -> None:
+    """A search over the bot tries its preferred discards: the ranking is the network's
+    score for each discard at the decision's start, and its own discard heads it."""
+    from buraco.actions import Discard
+    from buraco.encoding import ActionCodec
+    from buraco.factored import DISCARD, TokenEntry
+
+    flat = tmp_path / "flat.npz"
+    save_model(flat, flat_layers(5), {"actions": "flat", "activation": "relu"})
+    for path in (model_file, flat):
+        bot = make_bot(f"learned:path={path}")
+        assert isinstance(bot, LearnedBot)
+        game = Game("aberto", players=4, seed=9, match=False)
+        ranked_some = 0
+        for view, action in play(game, bot, 300):
+            ranked = bot.ranked_discards(view, view.legal)
+            discards = [a for a in view.legal if type(a) is Discard]
+            assert sorted(map(str, ranked)) == sorted(map(str, discards))
+            if len(discards) < 2:
+                continue
+            if bot.model.actions == "flat":
+                scores = bot.model.logits(bot.encoder.encode(view))
+                keys = [float(scores[ActionCodec().index(d)]) for d in ranked]
+            else:
+                scores = bot.model.logits(bot.observation(view, TokenEntry()))
+                keys = [float(scores[DISCARD + d.card]) for d in ranked if isinstance(d, Discard)]
+            assert keys == sorted(keys, reverse=True)
+            if type(action) is Discard:
+                assert ranked[0] == action  # what it plays is what it ranks first
+            ranked_some += 1
+        assert ranked_some > 20

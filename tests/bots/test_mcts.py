@@ -288,3 +288,19 @@ def test_a_lead_is_projected_to_grow_as_the_root_of_the_rounds() -> None:
     assert futile(0.49, 4, 16, 1.0) and futile(-3.0, 4, 16, 1.0)
     assert not futile(0.9, 4, 100, 4.0)  # 0.9 × 5 = 4.5
     assert futile(0.9, 4, 4, 1.0)  # no rounds left: the lead stays as it is
+
+
+def test_a_learned_policy_offers_its_own_preferred_discards() -> None:
+    # the candidates are the policy's ranking, not the first discards of the legal list
+    pytest.importorskip("gymnasium")
+    bot = make_bot("mcts:policy=learned,iterations=2,width=3,melds=false", seed=0)
+    assert isinstance(bot, MctsBot)
+    for seed in range(20):  # a position where the learned policy would discard
+        game = _reach_a_discard(seed)
+        view, legal = seat_view(game, game.turn, full=True), game.legal_actions()
+        if isinstance(bot.policy.choose(view, legal), Discard):
+            break
+    ranked = bot.policy.ranked_discards(view, legal)
+    assert bot.candidates(view, legal) == ranked[:3]
+    in_order = [a for a in legal if isinstance(a, Discard)]
+    assert ranked[:3] != in_order[:3]

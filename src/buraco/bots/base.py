@@ -49,6 +49,14 @@ class Bot(ABC):
     def new_hand(self) -> None:  # noqa: B027 - optional hook
         """Called before each hand; bots with memory reset it here."""
 
+    def ranked_discards(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
+        """The legal discards, the one this bot prefers first (here: in ``legal``'s order).
+
+        A search bot tries a policy's few preferred discards; bots that can rank them
+        (``heuristic``, ``learned``) say how. Empty when ``legal`` holds no discard.
+        """
+        return [a for a in legal if type(a) is Discard]
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seed={self.seed}>"
 

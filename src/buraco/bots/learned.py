@@ -40,7 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from buraco.actions import Action
+from buraco.actions import Action, Discard
 from buraco.bots.base import Bot, enter_flat, load_model_file, sample_index
 from buraco.errors import BotError, shown
 from buraco.views import SeatView
@@ -234,6 +234,30 @@ class LearnedBot(Bot):
             action = entry.step(token, legal)
             if action is not None:
                 return action
+
+    def ranked_discards(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
+        """The legal discards by the network's score for each, highest first.
+
+        The score of ``discard c`` is its first token's logit (factored models) or its
+        index's number (flat models), read at the decision's start, where the network
+        weighs every legal action's first step together; ties keep ``legal``'s order.
+        """
+        from buraco.encoding import ActionCodec
+        from buraco.factored import TokenEntry, first_token
+
+        discards: list[Action] = [a for a in legal if type(a) is Discard]
+        if len(discards) < 2:
+            return discards
+        if view.detail is None:
+            raise BotError("bot 'learned' reads the seat's full view: seat_view(..., full=True)")
+        if self.model.actions == "flat":
+            scores = self.model.logits(self.encoder.encode(view))
+            index = ActionCodec().index
+        else:
+            scores = self.model.logits(self.observation(view, TokenEntry()))
+            index = first_token
+        order = sorted(range(len(discards)), key=lambda i: -float(scores[index(discards[i])]))
+        return [discards[i] for i in order]
 
     def observation(self, view: SeatView, entry: TokenEntry) -> npt.NDArray[np.float32]:
         """What the network reads: the compact observation of the view and the entry."""

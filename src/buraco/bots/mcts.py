@@ -55,7 +55,6 @@ from buraco.actions import (
 )
 from buraco.bots.base import Bot, pile_choices
 from buraco.bots.evaluation import Evaluation
-from buraco.bots.heuristic import HeuristicBot
 from buraco.bots.play import play_one
 from buraco.determinize import Determinizer
 from buraco.errors import BotError
@@ -193,10 +192,7 @@ class MctsBot(Bot):
         opened = not view.requirement[view.side]
         plays = [a for a in legal if isinstance(a, Meld | Add | MoveWild)]
         if isinstance(suggestion, Discard):
-            if isinstance(policy, HeuristicBot):
-                ranked = policy.ranked_discards(view, legal)
-            else:
-                ranked = discards
+            ranked = policy.ranked_discards(view, legal)
             out = [suggestion, *[a for a in ranked if a != suggestion][: self.width - 1]]
             if self.melds and opened and plays:
                 out.append(policy.choose(view, plays))
