@@ -188,6 +188,47 @@ def test_bad_model_files_are_refused_in_one_line(tmp_path: Path) -> None:
         save_model(wrong, [(np.zeros((5, 10)), np.zeros(5)), (np.zeros((3, 4)), np.zeros(3))], {})
 
 
+def test_a_damaged_model_file_is_refused_with_what_is_wrong_in_it(tmp_path: Path) -> None:
+    """The one-line refusal says why a file is not a model, not only that it is not one."""
+    import json
+
+    good = tmp_path / "good.npz"
+    save_model(good, random_layers(0), {"preset": "aberto"})
+
+    def tampered(name: str, change: Any) -> Path:
+        with np.load(good) as data:
+            arrays = dict(data)
+        change(arrays)
+        path = tmp_path / name
+        np.savez(path, **arrays)
+        return path
+
+    def meta_with(**more: str) -> Any:
+        def change(arrays: dict[str, Any]) -> None:
+            meta = {**json.loads(bytes(arrays["meta"]).decode()), **more}
+            arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+
+        return change
+
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not an archive at all")
+    array = tmp_path / "array.npy"
+    np.save(array, np.zeros(3))
+    cases = {
+        tampered("inf.npz", lambda a: a["w0"].fill(np.inf)): "the weights are not all finite",
+        tampered("sigmoid.npz", meta_with(activation="sigmoid")): "activation 'sigmoid'",
+        tampered("other.npz", meta_with(format="other")): "format is not 'buraco-learned",
+        tampered("nometa.npz", lambda a: a.pop("meta")): r"no description \(meta\)",
+        tampered("notjson.npz", lambda a: a.update(meta=np.zeros(3, np.uint8))): "not JSON",
+        junk: r"not an \.npz archive",
+        array: r"not an \.npz archive",
+    }
+    for path, says in cases.items():
+        with pytest.raises(BotError, match=rf"is not a model file \(.*{says}") as refused:
+            make_bot(f"learned:path={path}")
+        assert "\n" not in str(refused.value) and len(str(refused.value)) < 300
+
+
 def test_it_asks_for_the_full_view(model_file: Path) -> None:
     game = Game("aberto", players=4, seed=2, match=False)
     assert game.turn is not None

@@ -61,10 +61,19 @@ class Bot(ABC):
         return f"<{type(self).__name__} seed={self.seed}>"
 
 
+class ModelFileError(ValueError):
+    """A file that is not a bot's model, and why (``reason``: what was wrong in it)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"not a model file: {reason}")
+        self.reason = reason
+
+
 def load_model_file(bot: str, path: str, load: Callable[[str, tuple[int, int]], T]) -> T:
     """A bot's model file read by ``load(absolute path, (mtime, size))``, or a one-line error.
 
-    ``load`` raises ``ValueError`` for a file that is not a model; its second argument
+    ``load`` raises ``ValueError`` for a file that is not a model (a
+    :class:`ModelFileError` says why, and the error says it too); its second argument
     lets it cache by the file's version.
     """
     try:
@@ -73,6 +82,8 @@ def load_model_file(bot: str, path: str, load: Callable[[str, tuple[int, int]], 
         raise BotError(f"bot {bot!r}: no model file {shown(path)}") from None
     try:
         return load(os.path.abspath(path), (st.st_mtime_ns, st.st_size))
+    except ModelFileError as e:
+        raise BotError(f"bot {bot!r}: {shown(path)} is not a model file ({e.reason})") from None
     except ValueError:
         raise BotError(f"bot {bot!r}: {shown(path)} is not a model file") from None
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from buraco.actions import Action, Discard
-from buraco.bots.base import Bot, enter_flat, load_model_file, sample_index
+from buraco.bots.base import Bot, ModelFileError, enter_flat, load_model_file, sample_index
 from buraco.errors import BotError, shown
 from buraco.views import SeatView
 
@@ -156,19 +156,28 @@ def load_model(path: str | os.PathLike[str]) -> Model:
     import numpy as np
 
     try:
-        with np.load(path, allow_pickle=False) as data:
-            if not isinstance(data, np.lib.npyio.NpzFile):
-                raise ValueError("not an .npz archive")
-            meta = json.loads(bytes(data["meta"]).decode())
+        try:
+            archive = np.load(path, allow_pickle=False)
+        except Exception:  # whatever a file that is not an archive raises
+            raise ValueError("not an .npz archive") from None
+        if not isinstance(archive, np.lib.npyio.NpzFile):
+            raise ValueError("not an .npz archive")
+        with archive as data:
+            if "meta" not in data.files:
+                raise ValueError("no description (meta)")
+            try:
+                meta = json.loads(bytes(data["meta"]).decode())
+            except ValueError:  # not UTF-8, not JSON
+                raise ValueError("its description is not JSON") from None
             count = sum(1 for k in data.files if k.startswith("w"))
             layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise ValueError("no description")
+            raise ValueError(f"its description's format is not {FORMAT!r}")
         return Model(layers, meta)
     except ValueError as e:
-        raise ValueError(f"not a model file: {e}") from None
+        raise ModelFileError(str(e)[:200]) from None
     except Exception as e:  # whatever a damaged archive raises (EOFError, BadZipFile, ...)
-        raise ValueError(f"not a model file: {type(e).__name__}") from None
+        raise ModelFileError(f"unreadable ({type(e).__name__})") from None
 
 
 @lru_cache(maxsize=32)
