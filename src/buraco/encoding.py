@@ -58,6 +58,7 @@ each block's slice.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -111,6 +112,7 @@ __all__ = [
     "ActionCodec",
     "MeldEntry",
     "ObservationEncoder",
+    "check_reward_scale",
     "check_rules",
     "hand_rewards",
     "observation_slices",
@@ -717,6 +719,27 @@ class ObservationEncoder:
     def describe(self, obs: npt.NDArray[Any]) -> dict[str, npt.NDArray[Any]]:
         """The observation cut into its named blocks (for inspection)."""
         return {name: obs[s] for name, s in observation_slices().items()}
+
+
+def check_reward_scale(value: object) -> float:
+    """``value`` as an environment's ``reward_scale``: a finite number above zero.
+
+    ``ValueError`` says what was given otherwise.
+
+    >>> check_reward_scale(1000), check_reward_scale("250")
+    (1000.0, 250.0)
+    >>> check_reward_scale(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: reward_scale is a finite number above 0, not 0
+    """
+    try:
+        scale = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        scale = math.nan
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"reward_scale is a finite number above 0, not {str(value)[:40]}")
+    return scale
 
 
 def hand_rewards(game: Game, scale: float = 1000.0) -> list[float]:

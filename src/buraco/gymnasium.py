@@ -49,7 +49,7 @@ from gymnasium import spaces
 
 from buraco.bots import make_bot
 from buraco.bots.base import Bot
-from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry, check_rules
+from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry, check_reward_scale, check_rules
 from buraco.game import Game
 from buraco.index_encoding import IndexEncoder
 from buraco.pettingzoo import (
@@ -124,7 +124,7 @@ class BuracoEnv(gymnasium.Env[Any, np.int64]):
         self.specs = opponent_specs(opponents, n)
         self.render_mode = check_render_mode(render_mode)
         self.match = match
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_reward_scale(reward_scale)
         self.illegal_reward = float(illegal_reward)
         self.mask_in_observation = mask_in_observation
         box = spaces.Box(-OBS_BOUND, OBS_BOUND, (OBS_SIZE,), np.float32)

@@ -52,6 +52,7 @@ from buraco.encoding import (
     TURN_UP,
     ActionCodec,
     MeldEntry,
+    check_reward_scale,
     check_rules,
     hand_rewards,
     observation_slices,
@@ -174,7 +175,7 @@ class BuracoGame(pyspiel.Game):  # type: ignore[misc]
         preset = str(params.get("preset", "aberto"))
         players = int(params.get("players", 4))
         options = {k: _coerce(v) for k, v in parse_options(str(params.get("options", ""))).items()}
-        self.reward_scale = float(params.get("reward_scale", 1000.0))
+        self.reward_scale = check_reward_scale(params.get("reward_scale", 1000.0))
         self.deal = str(params.get("deal", "cards"))
         """The chance model: ``cards`` (exact, card by card) or ``seeded`` (one seed)."""
         if self.deal not in DEAL_MODELS:

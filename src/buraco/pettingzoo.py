@@ -42,6 +42,7 @@ from buraco.encoding import (
     N_ACTIONS,
     OBS_SIZE,
     MeldEntry,
+    check_reward_scale,
     check_rules,
     hand_rewards,
 )
@@ -106,7 +107,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         check_rules(self.rules)
         self.render_mode = check_render_mode(render_mode)
         self.match = match
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_reward_scale(reward_scale)
         n = self.rules.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = list(self.possible_agents)

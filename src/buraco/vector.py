@@ -80,6 +80,7 @@ from buraco.encoding import (
     OBS_SIZE,
     TAKE_PILE,
     TURN_UP,
+    check_reward_scale,
     check_rules,
     hand_rewards,
 )
@@ -339,7 +340,7 @@ class BuracoBatch:
         self.num_games = num_games
         self.agent_seat = seat
         self.match = match
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_reward_scale(reward_scale)
         self.illegal_reward = float(illegal_reward)
         self.players = n
         self._slots = [_Slot() for _ in range(num_games)]

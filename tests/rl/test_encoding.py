@@ -23,6 +23,7 @@ from buraco.encoding import (
     ActionCodec,
     MeldEntry,
     ObservationEncoder,
+    check_reward_scale,
     check_rules,
     observation_slices,
 )
@@ -247,3 +248,36 @@ def test_the_observation_shows_what_the_seat_may_know() -> None:
     # another seat's view of the same moment differs (its hand)
     other = ENCODER.encode(seat_view(g, (seat + 1) % 4, full=True))
     assert not np.array_equal(obs, other)
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf"), "x", None])
+def test_every_environment_refuses_a_reward_scale_it_cannot_divide_by(bad: object) -> None:
+    """A reward scale of 0 used to be accepted and end the first hand in ZeroDivisionError."""
+    import gymnasium
+
+    import buraco.gymnasium  # noqa: F401 - registers the ids
+    from buraco.pettingzoo import env as pz_env
+    from buraco.vector import BuracoVectorEnv
+
+    makers: list[Callable[[], object]] = [
+        lambda: gymnasium.make("buraco/Aberto-v0", reward_scale=bad),
+        lambda: pz_env("fechado", players=2, reward_scale=bad),
+        lambda: BuracoVectorEnv(2, "aberto", 2, reward_scale=bad),  # type: ignore[arg-type]
+    ]
+    for make in makers:
+        with pytest.raises(ValueError, match="reward_scale is a finite number above 0, not"):
+            make()
+    assert check_reward_scale("250") == 250.0
+
+
+def test_a_reward_scale_divides_the_hand_score_difference() -> None:
+    from buraco.bots import GreedyBot, play_hand
+    from buraco.encoding import hand_rewards
+
+    game = Game("aberto", players=2, seed=4, match=False)
+    play_hand(game, [GreedyBot(seed=0), GreedyBot(seed=1)])
+    scores = [s.total for s in game.results[-1].scores]
+    assert hand_rewards(game, check_reward_scale(500)) == [
+        (scores[0] - scores[1]) / 500,
+        (scores[1] - scores[0]) / 500,
+    ]
