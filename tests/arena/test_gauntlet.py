@@ -141,6 +141,7 @@ def test_the_command_gives_every_row_as_json() -> None:
         (("greedy", "-o", "target=1000"), "leave out --option"),
         (("greedy", "--players", "4"), "--players goes with --preset"),
         (("greedy", "--exploits", "sneak"), "unknown exploit 'sneak'"),
+        (("greedy", "--exploits", "hoarder, holder,hoarder"), "names 'hoarder' twice"),
         (("greedy", "--base", "random"), "--base must be one of greedy, heuristic"),
         (("nobody",), "unknown bot 'nobody'"),
         (("greedy", "--preset", "aberto", "--players", "3"), "played by 2 or 4 players"),

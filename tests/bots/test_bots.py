@@ -38,8 +38,10 @@ def test_bot_parameters_are_checked() -> None:
     assert isinstance(searcher, MctsBot)
     assert (searcher.full, searcher.width, searcher.pile) == (True, 2, 4)
     for spec, words in [
-        ("mcts:time=soon", "time must be a number"),
-        ("mcts:time=nan", "time must be a number"),
+        ("mcts:time=soon", "time must be a finite number"),
+        ("mcts:time=nan", "time must be a finite number"),
+        ("mcts:time=inf", "time must be a finite number, not 'inf'"),
+        ("mcts:time=0.01,time=0.02", "parameter time is given twice; give it once"),
         ("mcts:iterations=2.5", "iterations must be a whole number"),
         ("mcts:speed=3", "no parameter 'speed'"),
         ("mcts:time", "name=value"),

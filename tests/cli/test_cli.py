@@ -17,6 +17,31 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+# ----- the command itself ----------------------------------------------------------------
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib.metadata import version
+
+    code, out = run("--version")
+    assert code == 0 and out.strip() == f"buraco {version('buraco')}"
+
+
+def test_no_arguments_show_the_help_without_an_empty_error_line() -> None:
+    for args in ((), ("tournament",)):
+        code, out = run(*args)
+        assert code == 2 and "Usage: buraco" in out and "error:" not in out, out
+
+
+def test_a_usage_error_points_to_the_help_of_the_command_it_is_in() -> None:
+    # the parser's "requires an argument" carries no context: the pointer comes from the args
+    code, out = run("simulate", "--hands")
+    assert code == 2
+    assert "requires an argument" in out and "(see 'buraco simulate --help')" in out
+    code, out = run("simulate", "--bogus")
+    assert code == 2 and "(see 'buraco simulate --help')" in out
+
+
 # ----- rules ------------------------------------------------------------------------------
 
 
@@ -32,6 +57,13 @@ def test_rules_of_a_preset_shows_its_options_and_marks_changes() -> None:
     assert code == 0
     assert "failed_opening_penalty" in out and "15" in out
     assert "3000" in out and "(changed)" in out
+
+
+def test_an_option_given_twice_is_refused_not_overwritten() -> None:
+    code, out = run("rules", "aberto", "-o", "target=1000", "-o", "target=2000")
+    assert code == 2 and "--option 'target' is given twice" in out
+    code, out = run("rules", "aberto", "-o", "target=1000", "-o", "going_out_bonus=50")
+    assert code == 0, out
 
 
 def test_rules_refuses_bad_input_with_a_message() -> None:
@@ -137,6 +169,9 @@ def test_simulate_refuses_bad_bots() -> None:
     assert code == 2 and "unknown bot 'grumpy'" in out
     code, out = run("simulate", "--players", "4", "--bots", "greedy,random")
     assert code == 2 and "4 seats" in out
+    # both given: one of them would be ignored
+    code, out = run("simulate", "--players", "2", "--bot", "greedy", "--bots", "random,random")
+    assert code == 2 and "give --bot (one bot for every seat) or --bots" in out
 
 
 # ----- replay -------------------------------------------------------------------------------

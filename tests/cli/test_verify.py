@@ -242,3 +242,20 @@ def test_binary_junk_gives_exit_2(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe\x00garbage")
     code, out = run("verify", str(path))
     assert code == 2 and "UTF-8" in out and out.strip().count("\n") == 0
+
+
+def test_with_json_a_record_that_cannot_be_verified_still_answers_in_json(
+    tmp_path: Path, committed: dict[str, Any]
+) -> None:
+    # a malformed record (exit 2) and one whose actions no longer replay (exit 1)
+    unplayable = copy.deepcopy(committed)
+    cards = unplayable["hands"][1]["deck"].split()
+    unplayable["hands"][1]["deck"] = " ".join(reversed(cards))
+    for record, code, says in (
+        ("{not json", 2, "JSON"),
+        (unplayable, 1, "the record does not replay"),
+    ):
+        result = runner.invoke(app, ["verify", write(tmp_path, record), "--json"])
+        assert result.exit_code == code, result.output
+        answer = json.loads(result.stdout)
+        assert answer["ok"] is False and says in answer["error"]

@@ -73,6 +73,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         if not sep:
             raise BotError(f"bot {name!r}: write parameters as name=value, not {shown(item)}")
         kind = cls.params.get(key)
+        if key in kwargs:
+            raise BotError(f"bot {name!r}: parameter {key} is given twice; give it once")
         if kind is None:
             allowed = ", ".join(cls.params) or "none"
             raise BotError(f"bot {name!r} has no parameter {shown(key)}; parameters: {allowed}")
@@ -135,7 +137,7 @@ def _convert(bot: str, key: str, value: str, kind: type) -> object:
                 raise ValueError
             return number
     except ValueError:
-        what = "a whole number" if kind is int else "a number"
+        what = "a whole number" if kind is int else "a finite number"
         raise BotError(f"bot {bot!r}: parameter {key} must be {what}, not {shown(value)}") from None
     return value
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -43,11 +43,24 @@ class _OneLineErrors(TyperGroup):
             sys.exit(1)
         except typer.TyperException as exc:  # a usage error
             message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-            ctx = getattr(exc, "ctx", None)
-            where = ctx.command_path if ctx is not None else "buraco"
-            say(("error:", "bold red"), f" {message} (see '{where} --help')", err=True)
+            if message.strip():  # no message: the help was asked for by giving no arguments
+                ctx = getattr(exc, "ctx", None)
+                where = ctx.command_path if ctx is not None else self.command_path(args)
+                say(("error:", "bold red"), f" {message} (see '{where} --help')", err=True)
             sys.exit(getattr(exc, "exit_code", 2))
         sys.exit(status if isinstance(status, int) else 0)
+
+    def command_path(self, args: Sequence[str] | None) -> str:
+        """The command the arguments name (``buraco tournament result``), for a help pointer."""
+        path: list[str] = ["buraco"]
+        group: object = self
+        for arg in sys.argv[1:] if args is None else args:
+            sub = group.commands.get(arg) if isinstance(group, TyperGroup) else None
+            if sub is None:
+                break
+            path.append(arg)
+            group = sub
+        return " ".join(path)
 
 
 app = typer.Typer(
@@ -59,6 +72,28 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",
 )
+
+
+def _version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        say(f"buraco {version('buraco')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
+    """Buraco (Burraco): rules, simulation, game records, benchmarks and play."""
+
+
 app.command("rules")(rules.rules)
 app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)

@@ -250,7 +250,9 @@ def _gauntlet(
             else:
                 rules = build_rules(preset, players, None)
                 tables = [(rules.preset, rules.players)]
-        names = None if exploits is None else [e for e in exploits.split(",") if e.strip()]
+        names = None if exploits is None else [e.strip() for e in exploits.split(",") if e.strip()]
+        if names is not None and (twice := {e for e in names if names.count(e) > 1}):
+            fail(f"--exploits names {', '.join(sorted(twice))!r:.60} twice; name each exploit once")
         if base is not None and base not in BASES:
             fail(f"--base must be one of {', '.join(BASES)}, not {base!r:.40}")
         rows = gauntlet_rows(spec, deals, tables=tables, exploits=names, seed=seed, base=base)

@@ -115,6 +115,8 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             fail(f"--option {pair!r}: write it as name=value, e.g. --option target=2000")
+        if key.strip() in out:
+            fail(f"--option {key.strip()!r} is given twice; give each option once")
         out[key.strip()] = value.strip()
     return out
 

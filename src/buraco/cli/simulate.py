@@ -40,7 +40,10 @@ def simulate(
         int | None, typer.Option(help="independent hands to play (default 10)")
     ] = None,
     matches: Annotated[int, typer.Option(help="play this many full matches instead")] = 0,
-    bot: Annotated[str, typer.Option(help="bot for every seat: " + ", ".join(BOTS))] = "greedy",
+    bot: Annotated[
+        str | None,
+        typer.Option(help="bot for every seat (greedy if not given): " + ", ".join(BOTS)),
+    ] = None,
     bots: Annotated[str | None, typer.Option(help="one bot per seat, comma-separated")] = None,
     seed: Annotated[int, typer.Option(help="seed of the first game (then seed+1, ...)")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
@@ -56,10 +59,12 @@ def simulate(
         games = matches or (10 if hands is None else hands)
         check_seed("--seed", seed, games)
         r = build_rules(preset, players, option)
+        if bots is not None and bot is not None:
+            fail("give --bot (one bot for every seat) or --bots (one per seat), not both")
         if bots is not None:
             names = bot_specs("--bots", bots, r.players)
         else:
-            names = bot_specs("--bot", bot) * r.players
+            names = bot_specs("--bot", "greedy" if bot is None else bot) * r.players
             if len(names) != r.players:
                 fail("--bot names one bot for every seat; give one per seat with --bots")
         if records is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -27,9 +27,9 @@ def verify(
         data = load(file)
         replay(data)
     except ReplayError as exc:
-        fail(f"the record does not replay: {exc}", 1)
+        _refuse(f"the record does not replay: {exc}", 1, json_out)
     except RecordError as exc:
-        fail(str(exc))
+        _refuse(str(exc), 2, json_out)
     checks = verify_hands(data)
     ok = all(c.ok for c in checks)
     if json_out:
@@ -53,3 +53,11 @@ def verify(
         say(f"{passed} of {total} hands verified; every action replays legally")
     if not ok:
         raise typer.Exit(1)
+
+
+def _refuse(message: str, code: int, json_out: bool) -> NoReturn:
+    """Exit ``code`` saying why: an error line, or ``{"ok": false, "error": ...}`` with --json."""
+    if json_out:
+        console.print_json(json.dumps({"ok": False, "error": message}))
+        raise typer.Exit(code)
+    fail(message, code)
