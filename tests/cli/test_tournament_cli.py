@@ -155,3 +155,125 @@ def test_an_individual_evening_seats_players_in_fours_with_new_partners(tmp_path
     code, out = run("new", str(tmp_path / "x.json"), "-e", "A", "-e", "B", "-e", "C", "-e",
                     "D", "--individual", "--movement", "mitchell", "--turns", "2")  # fmt: skip
     assert code == 2 and "paired 'swiss' every turn" in out
+
+
+def _two_pairs_paired(tmp_path: Path) -> Path:
+    file = tmp_path / "t.json"
+    code, out = run("new", str(file), "-e", "Ana/Bia", "-e", "Caio/Duda", "--movement",
+                    "round-robin")  # fmt: skip
+    assert code == 0, out
+    assert run("pair", str(file))[0] == 0
+    return file
+
+
+def test_negative_match_points_are_typed_as_they_are(tmp_path: Path) -> None:
+    # found by a user: "result t.json 2 -5 800" was "No such option: -5"
+    file = _two_pairs_paired(tmp_path)
+    code, out = run("result", str(file), "1", "-5", "800")
+    assert code == 0 and "-5–800, VP 3–17" in out, out
+    code, out = run("result", str(file), "1", "-400", "-5", "--turn", "1")
+    assert code == 0 and "-400–-5, VP 6–14" in out, out
+    code, out = run("result", str(file), "1", "--", "-10", "-5")
+    assert code == 0 and "-10–-5, VP 10–10" in out, out
+    assert json.loads(file.read_text())["results"][0]["ns_mp"] == -10
+    before = file.read_text()
+    for args, says in (
+        (("1", "-5", "800", "--bogus"), "No such option: --bogus"),
+        (("--bogus", "1", "-5", "800"), "No such option: --bogus"),
+        (("-x", "1", "5", "800"), "No such option: -x"),
+        (("1", "-5", "800", "--turn"), "Option '--turn' requires an argument"),
+        (("1", "-5", "-1000000"), "match points are whole numbers from -100000 to 100000"),
+    ):
+        code, out = run("result", str(file), *args)
+        assert code == 2 and says in out and out.count("\n") == 1, (args, out)
+    assert file.read_text() == before
+
+
+def test_an_adjustment_takes_negative_numbers_and_its_note_after_them(tmp_path: Path) -> None:
+    # found by a user: "adjust F 1 -3 0" was "No such option: -3", and "adjust F 1 -- -3 0
+    # --note x" was "unexpected extra argument(s) (--note x)"
+    file = _two_pairs_paired(tmp_path)
+    before = file.read_text()
+    for args in (("-3", "0", "--note", "x"), ("--", "-3", "0", "--note", "x")):
+        code, out = run("adjust", str(file), "1", *args)
+        # read as numbers, the note read too: the VP's range is what is refused
+        assert code == 2 and "each side 0 to 20 VP, not (-3, 0)" in out, (args, out)
+    code, out = run("adjust", str(file), "1", "-3", "0", "--note")
+    assert code == 2 and "Option '--note' requires an argument" in out
+    assert file.read_text() == before
+    code, out = run("adjust", str(file), "1", "--", "8", "12", "--note", "-a card exposed")
+    assert code == 0 and "VP 8–12 (-a card exposed)" in out, out
+    saved = json.loads(file.read_text())["results"][0]
+    assert saved["vp"] == [8, 12] and saved["note"] == "-a card exposed"
+
+
+def test_clear_with_vp_says_that_clear_takes_none(tmp_path: Path) -> None:
+    file = _two_pairs_paired(tmp_path)
+    run("adjust", str(file), "1", "8", "12", "--note", "late")
+    before = file.read_text()
+    for args in (("--clear", "5", "5"), ("5", "--clear")):
+        code, out = run("adjust", str(file), "1", *args)
+        assert code == 2 and "--clear takes no VP" in out and out.count("\n") == 1, out
+    assert file.read_text() == before
+    code, out = run("adjust", str(file), "1", "--clear")
+    assert code == 0 and "adjustment cleared" in out
+
+
+def test_a_scale_that_names_its_hands_sets_them_or_is_refused_against_hands(
+    tmp_path: Path,
+) -> None:
+    # found by a user: the docs' 2-hand scale made a tournament of 3 hands (a file that
+    # would not then load), and was taken with --hands 4 too
+    scale = tmp_path / "club-2.json"
+    scale.write_text(json.dumps({"name": "club-2", "hands": 2, "source": "our club's sheet",
+                                 "bands": [[30, 10], [100, 11], [200, 12]]}))  # fmt: skip
+    file = tmp_path / "t.json"
+    args = ("-e", "A", "-e", "B", "--movement", "round-robin", "--scale", str(scale))
+    code, out = run("new", str(file), *args, "--hands", "4")
+    assert code == 2 and "is for turns of 2 hands, not 4 (--hands)" in out, out
+    assert out.count("\n") == 1 and not file.exists()
+    code, out = run("new", str(file), *args)
+    assert code == 0 and "VP scale club-2" in out, out
+    assert json.loads(file.read_text())["hands"] == 2
+    assert run("pair", str(file))[0] == 0
+    code, out = run("result", str(file), "1", "150", "0")
+    assert code == 0 and "VP 12–8" in out, out
+    anyhands = tmp_path / "any.json"
+    anyhands.write_text(json.dumps({"name": "any", "source": "", "bands": [[30, 10]]}))
+    code, out = run("new", str(tmp_path / "u.json"), "-e", "A", "-e", "B", "--movement",
+                    "round-robin", "--scale", str(anyhands), "--hands", "5")  # fmt: skip
+    assert code == 0, out
+    assert json.loads((tmp_path / "u.json").read_text())["hands"] == 5
+
+
+def test_a_scale_without_its_source_says_the_source_is_missing(tmp_path: Path) -> None:
+    scale = tmp_path / "s.json"
+    scale.write_text(json.dumps({"name": "club-2", "hands": 2, "bands": [[30, 10]]}))
+    file = tmp_path / "t.json"
+    code, out = run("new", str(file), "-e", "A", "-e", "B", "--movement", "round-robin",
+                    "--scale", str(scale))  # fmt: skip
+    assert code == 2 and "a VP scale's 'source' is missing" in out and not file.exists(), out
+
+
+def test_a_player_in_two_pairs_or_a_pair_without_a_name_is_refused(tmp_path: Path) -> None:
+    file = tmp_path / "t.json"
+    entrants = tmp_path / "entrants.txt"
+    entrants.write_text("Eva/Fabio\nbia/Gil\n")
+    for args, says in (
+        (("-e", "Ana/Bia", "-e", "Ana/Caio"),
+         "entrant 2: 'Ana' plays in entrant 1 ('Ana/Bia') too"),
+        (("-e", "Ana/Bia", "--entrants", str(entrants)),
+         "entrant 3: 'bia' plays in entrant 1 ('Ana/Bia') too"),
+        (("-e", "Ana", "-e", "Caio/Ana"), "entrant 2: 'Ana' plays in entrant 1 ('Ana') too"),
+        (("-e", "/", "-e", "Ana/Bia"), "entrant 1: '/' is not a pair"),
+        (("-e", "Ana/Bia", "-e", "Caio/ "), "entrant 2: 'Caio/ ' is not a pair"),
+        (("-e", "Ana/Bia", "-e", "Caio/Duda/Eva"), "'Caio/Duda/Eva' is not a pair"),
+        (("-e", "Ana/ana", "-e", "Caio/Duda"), "entrant 1: 'Ana/ana' names one player twice"),
+        (("-e", "Ana/Bia", "-e", "ana/bia"), "entrant 2: 'ana/bia' is entered twice"),
+    ):  # fmt: skip
+        code, out = run("new", str(file), *args, "--movement", "round-robin")
+        assert code == 2 and says in out and out.count("\n") == 1, (args, out)
+        assert not file.exists()
+    code, out = run("new", str(file), "-e", "Ana / Bia", "-e", "Caio/Duda", "--movement",
+                    "round-robin")  # fmt: skip
+    assert code == 0, out

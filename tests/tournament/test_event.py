@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from buraco.errors import TournamentError
 from buraco.tournament.event import MOVEMENTS, Tournament
 from buraco.tournament.pairing import met
+from buraco.tournament.vp import VPScale
 
 NAMES = [f"P{i}/Q{i}" for i in range(12)]
 
@@ -100,6 +101,17 @@ def test_a_tournament_that_contradicts_itself_is_refused(kwargs: dict[str, Any],
     args.update(kwargs)
     with pytest.raises(TournamentError, match=says):
         Tournament.new("Club", args.pop("entrants"), **args)
+
+
+def test_a_scale_for_turns_of_other_hands_is_refused_as_a_saved_one_is() -> None:
+    # found by a user: a 2-hand scale made a tournament of 3 hands, which then did not load
+    two = VPScale("club-2", 2, ((30, 10), (100, 11)), "our club")
+    with pytest.raises(TournamentError, match="'club-2' is for turns of 2 hands, not 3"):
+        Tournament.new("Club", NAMES[:4], movements=["mitchell"], hands=3, scale=two)
+    t = Tournament.new("Club", NAMES[:4], movements=["mitchell"], hands=2, scale=two)
+    assert Tournament.from_dict(t.to_dict()).hands == 2
+    anyhands = VPScale("any", None, ((30, 10),), "")
+    assert Tournament.new("Club", NAMES[:4], movements=["mitchell"], hands=5, scale=anyhands)
 
 
 def test_a_result_for_a_table_or_turn_that_is_not_there_is_refused_and_changes_nothing() -> None:

@@ -74,6 +74,9 @@ def test_a_scale_of_the_directors_own_is_read_from_a_file(tmp_path: Path) -> Non
         ({"name": "x", "hands": 3, "bands": [["50", 10]], "source": ""}, "whole numbers"),
         ({"name": "x", "hands": 0, "bands": [[50, 10]], "source": ""}, "hands is 1 to 20"),
         ({"name": "x", "bands": [[50, 10]], "source": "", "colour": 1}, "no key 'colour'"),
+        ({"name": "x", "hands": 2, "bands": [[50, 10]]}, "'source' is missing"),
+        ({"hands": 2, "bands": [[50, 10]], "source": ""}, "'name' is missing"),
+        ({"name": "x", "source": ""}, "'bands' is missing"),
     ],
 )
 def test_a_malformed_scale_is_refused_saying_what_is_wrong(data: object, says: str) -> None:

@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from typer.core import TyperCommand
 
 from buraco.cli.common import console, fail, printable, say
-from buraco.errors import TournamentError
+from buraco.errors import TournamentError, shown
 from buraco.tournament.event import MAX_TURNS, MOVEMENTS, Tournament
 from buraco.tournament.pairing import MAX_ENTRANTS, Pairing, mitchell_turns, round_robin_turns
 from buraco.tournament.report import standings_csv, standings_html
 from buraco.tournament.standings import BYE_VP, Result, datum
-from buraco.tournament.vp import load_scale, read_json
+from buraco.tournament.vp import VPScale, load_scale, read_json
 
 app = typer.Typer(
     help="Run a tournament over the board: pairings by movement, VP and standings.",
@@ -31,6 +33,55 @@ app = typer.Typer(
 
 MAX_FILE = 10_000_000
 """The largest tournament file read, in bytes."""
+
+HANDS = 3
+"""The hands of a turn when neither --hands nor the --scale says."""
+
+_NUMBER = re.compile(r"-\d")
+"""An argument that starts so is a negative number, never an option."""
+
+
+class NumbersCommand(TyperCommand):
+    """A command whose arguments may be negative numbers: ``result t.json 2 -5 800``.
+
+    Click would read ``-5`` as an option it does not know. Here an argument that starts
+    with a dash and a digit is a value wherever it stands, the command's own options
+    are options wherever they stand (after ``--`` too: no argument here is an option's
+    name), and anything else that looks like an option is still refused as unknown.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse ``args`` with the positional arguments, negative numbers too, put last."""
+        return super().parse_args(ctx, self._values_last(ctx, args))
+
+    def _values_last(self, ctx: Any, args: list[str]) -> list[str]:
+        takes: dict[str, int] = {}
+        for param in self.get_params(ctx):
+            if param.param_type_name == "option":
+                flag = getattr(param, "is_flag", False) or getattr(param, "count", False)
+                for opt in [*param.opts, *param.secondary_opts]:
+                    takes[opt] = 0 if flag else param.nargs
+        options: list[str] = []
+        values: list[str] = []
+        ended = False
+        rest = list(args)
+        while rest:
+            arg = rest.pop(0)
+            if arg == "--" and not ended:
+                ended = True
+            elif arg in takes:
+                if len(rest) < takes[arg]:  # Click's words: the value would be the "--"
+                    ctx.fail(f"Option {arg!r} requires an argument.")
+                options += [arg, *rest[: takes[arg]]]
+                del rest[: takes[arg]]
+            elif arg.startswith("--") and arg.partition("=")[0] in takes:
+                options.append(arg)
+            elif ended or _NUMBER.match(arg) or not arg.startswith("-") or arg == "-":
+                values.append(arg)
+            else:
+                options.append(arg)  # not an option of this command: Click says so
+        return options + (["--", *values] if values else [])
+
 
 FileArg = Annotated[Path, typer.Argument(help="the tournament's file (JSON, kept by this command)")]
 
@@ -100,7 +151,13 @@ def new(
     turns: Annotated[
         int | None, typer.Option(help="turns (default: a full mitchell or round robin)")
     ] = None,
-    hands: Annotated[int, typer.Option(help="hands a turn (its VP scale follows)")] = 3,
+    hands: Annotated[
+        int | None,
+        typer.Option(
+            help=f"hands a turn (its VP scale follows); default: the --scale's, or {HANDS}",
+            show_default=False,
+        ),
+    ] = None,
     scale: Annotated[
         Path | None, typer.Option(help="a VP scale of your own (JSON, docs/tournaments.md)")
     ] = None,
@@ -138,6 +195,8 @@ def new(
         if len(raw) > MAX_FILE or len(names) + len(lines) > MAX_ENTRANTS:
             fail(f"a tournament has at most {MAX_ENTRANTS} entrants")
         names += lines
+    if not individual:
+        _check_pairs(names)
     if file.exists() and not force:
         fail(f"{file} exists: give another file, or --force to start it again")
     try:
@@ -148,7 +207,7 @@ def new(
             movements=_movements(
                 movement or ("swiss" if individual else "mitchell"), turns, len(names)
             ),
-            hands=hands,
+            hands=_hands(hands, vp, scale),
             scale=vp,
             bye_vp=bye_vp,
             duplicate=duplicate,
@@ -162,6 +221,42 @@ def new(
         f"({', '.join(dict.fromkeys(t.movements))}), VP scale {t.scale.name}; "
         f"next: buraco tournament pair {file}"
     )
+
+
+def _check_pairs(names: list[str]) -> None:
+    """Refuse a pair with a name left out ('Ana/') or a player in two entrants ('A/B', 'A/C').
+
+    An entrant with a slash is a pair, two players; one without, a player.
+    """
+    seen: dict[str, int] = {}
+    for i, entrant in enumerate(names, 1):
+        members = [m.strip() for m in entrant.split("/")]
+        if len(members) > 1 and (len(members) != 2 or not all(members)):
+            fail(
+                f"entrant {i}: {shown(entrant)} is not a pair: a pair is two players' "
+                "names with a slash between them, 'Ana/Bia'"
+            )
+        if len(members) == 2 and members[0].casefold() == members[1].casefold():
+            fail(f"entrant {i}: {shown(entrant)} names one player twice")
+        for member in members:
+            other = seen.setdefault(member.casefold(), i)
+            if other != i and names[other - 1].casefold() != entrant.casefold():
+                fail(
+                    f"entrant {i}: {shown(member)} plays in entrant {other} "
+                    f"({shown(names[other - 1])}) too; a player is in one entrant only"
+                )
+
+
+def _hands(hands: int | None, vp: VPScale | None, path: Path | None) -> int:
+    """A turn's hands: --hands, else the --scale's, else HANDS; a scale for others refused."""
+    if vp is None or vp.hands is None:
+        return HANDS if hands is None else hands
+    if hands is not None and hands != vp.hands:
+        fail(
+            f"the VP scale {path} is for turns of {vp.hands} hands, not {hands} (--hands): "
+            "leave --hands out, or give a scale for that many hands"
+        )
+    return vp.hands
 
 
 def _show_turn(t: Tournament, number: int) -> None:
@@ -205,7 +300,7 @@ def pair(file: FileArg) -> None:
     _show_turn(t, t.turn)
 
 
-@app.command("result")
+@app.command("result", cls=NumbersCommand)
 def result(
     file: FileArg,
     table: Annotated[int, typer.Argument(help="the table's number")],
@@ -234,7 +329,7 @@ def result(
     )
 
 
-@app.command("adjust")
+@app.command("adjust", cls=NumbersCommand)
 def adjust(
     file: FileArg,
     table: Annotated[int, typer.Argument(help="the table's number")],
@@ -246,7 +341,9 @@ def adjust(
 ) -> None:
     """Set a table's VP as the director decides (a penalty, an incident), with the reason."""
     t = _load(file)
-    if clear != (ns_vp is None and ew_vp is None):
+    if clear and (ns_vp is not None or ew_vp is not None):
+        fail("--clear takes no VP: give NS's and EW's VP and --note, or --clear alone")
+    if not clear and (ns_vp is None or ew_vp is None):
         fail("give NS's and EW's VP and --note, or --clear")
     try:
         t.adjust(table, ns_vp, ew_vp, note, turn=turn)

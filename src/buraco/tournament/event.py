@@ -150,6 +150,11 @@ class Tournament:
                 )
         if type(self.hands) is not int or not 1 <= self.hands <= 20:
             raise TournamentError(f"a turn has 1 to 20 hands, not {shown(self.hands)}")
+        if self.scale.hands is not None and self.scale.hands != self.hands:
+            raise TournamentError(
+                f"the VP scale {self.scale.name!r} is for turns of {self.scale.hands} hands, "
+                f"not {self.hands}"
+            )
         if type(self.bye_vp) is not int or not 0 <= self.bye_vp <= FULL:
             raise TournamentError(f"a bye scores 0 to {FULL} VP, not {shown(self.bye_vp)}")
 
@@ -373,11 +378,6 @@ class Tournament:
             alone,
         )
         t.check()
-        if t.scale.hands is not None and t.scale.hands != t.hands:
-            raise TournamentError(
-                f"the VP scale {t.scale.name!r} is for turns of {t.scale.hands} hands, "
-                f"not {t.hands}"
-            )
         turns, results = data["turns"], data["results"]
         if not isinstance(turns, list) or len(turns) > len(t.movements):
             raise TournamentError("a saved tournament's turns are a list, one per turn paired")

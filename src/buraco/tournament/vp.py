@@ -157,13 +157,22 @@ def scale_for(hands: int) -> VPScale:
 
 
 def scale_from_dict(data: object) -> VPScale:
-    """A scale from JSON data: ``{"name", "hands", "bands": [[upto, vp], …], "source"}``."""
+    """A scale from JSON data: ``{"name", "hands", "bands": [[upto, vp], …], "source"}``.
+
+    ``hands`` may be left out (or null): a scale for turns of any number of hands.
+    """
     if not isinstance(data, dict):
         raise TournamentError(f"a VP scale is a JSON object, not {shown(data)}")
     unknown = set(data) - {"name", "hands", "bands", "source"}
     if unknown:
         raise TournamentError(
             f"a VP scale has no key {shown(sorted(unknown)[0])}; keys: name, hands, bands, source"
+        )
+    missing = [k for k in ("name", "bands", "source") if k not in data]
+    if missing:
+        raise TournamentError(
+            f"a VP scale's {missing[0]!r} is missing: give its name, bands and source "
+            "(hands is optional)"
         )
     name, hands, bands, source = (data.get(k) for k in ("name", "hands", "bands", "source"))
     if not isinstance(name, str) or not 0 < len(name) <= 40 or has_control(name):
