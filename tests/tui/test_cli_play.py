@@ -10,11 +10,14 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+import buraco.cli.play as play_cli
 from buraco import make_rules
 from buraco.cli import app
 from buraco.cli.play import make_app
 from buraco.record import save
+from buraco.tui.app import PlayApp
 from buraco.tui.controller import Controller
+from tui.driver import play_hand_directly
 
 runner = CliRunner()
 
@@ -115,3 +118,58 @@ def test_replay_accepts_a_saved_match(tmp_path: Path) -> None:
     c = Controller.new(make_rules("aberto", players=2), ["greedy"], 1, tmp_path / "r.json")
     code, out = run("replay", str(c.save()))
     assert code == 0, out
+
+
+@pytest.mark.parametrize(
+    ("args", "instead"),
+    [
+        (["play", "--seed", "1"], "buraco simulate or buraco arena"),
+        (["replay", "RECORD", "--watch"], "buraco replay FILE (no --watch)"),
+    ],
+)
+def test_without_a_terminal_the_board_is_refused_in_one_line(
+    tmp_path: Path, args: list[str], instead: str
+) -> None:
+    record = tmp_path / "r.json"
+    Controller.new(make_rules("aberto", players=2), ["greedy"], 1, record).save()
+    args = [str(record) if a == "RECORD" else a for a in args]
+    proc = subprocess.run(
+        [sys.executable, "-m", "buraco", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: buraco "), proc.stderr
+    assert "needs a terminal" in lines[0] and "standard input" in lines[0]
+    assert instead in lines[0] and "\x1b" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]  # nothing saved
+
+
+def test_the_closing_line_fits_a_match_in_progress_and_one_that_is_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def quit_at_once(app: PlayApp) -> Path:
+        return app.controller.save()
+
+    def play_to_the_end(app: PlayApp) -> Path:
+        play_hand_directly(app.controller)
+        return app.controller.save()
+
+    monkeypatch.setattr(play_cli, "need_terminal", lambda command, instead: None)
+    path = tmp_path / "m.json"
+    one_hand = ["-o", "decks=1", "-o", "pot_sizes=13,13", "-o", "pot_to_stock=false"]
+    args = ["play", "--players", "2", "--bots", "greedy", "--seed", "2", "--save", str(path)]
+    args += [*one_hand, "-o", "match_hands=1"]
+    monkeypatch.setattr(PlayApp, "run", quit_at_once)
+    code, out = run(*args)
+    assert code == 0 and f"go on with: buraco play --resume {path}" in " ".join(out.split())
+    monkeypatch.setattr(PlayApp, "run", play_to_the_end)
+    code, out = run(*args)
+    shown = " ".join(out.split())
+    assert code == 0 and Controller.resume(path).match_over
+    assert "--resume" not in shown and f"buraco replay {path} --watch" in shown, shown

@@ -16,13 +16,14 @@ from buraco.bots import make_bot
 from buraco.cards import CARD_NAMES, parse_cards
 from buraco.errors import IllegalAction
 from buraco.refusals import Refusal
-from buraco.tui.app import PlayApp
+from buraco.tui.app import MESSAGE_LINES, PlayApp
 from buraco.tui.choice import ChoiceScreen, QuitScreen
 from buraco.tui.controller import Controller
 from buraco.tui.help import HelpScreen
 from buraco.tui.results import HandOverScreen, MatchOverScreen
 from buraco.tui.table import PILE, STOCK, PileView, TableView
 from tui.driver import (
+    Pilot_,
     choose,
     click_cards,
     keys_at_once,
@@ -549,3 +550,67 @@ async def test_names_and_typed_text_are_shown_as_written_never_as_markup(
         seen.append(app.export_screenshot())
         for svg in seen:
             assert not any(ch in svg for ch in RAW)
+
+
+async def type_action(pilot: Pilot_, app: PlayApp, keys: str) -> None:
+    """Type ``keys`` as a terminal sends them (the suit symbols too), then Enter."""
+    await keys_at_once(pilot, app, keys)
+    await pilot.press("enter")
+
+
+async def test_typed_cards_may_have_the_boards_suit_symbols_and_a_leading_colon(
+    tmp_path: Path,
+) -> None:
+    c = stacked(tmp_path, hands=[HAND], stock="TH")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("colon", *"draw", "enter")
+        assert c.view().phase == "play"
+        command = app.query_one("#command", Input)
+        # a card that is none with its suit's letter either is quoted as typed
+        await type_action(pilot, app, ":meld 5♥ 6♥ 1♥")
+        assert app.message.startswith("refused: unknown card '1♥': a card is a rank")
+        assert command.has_focus and command.selection == (0, len(command.value))
+        # ':' typed again over the refused action, out of habit, then the cards as shown
+        await type_action(pilot, app, ":meld 5♥ 6♥ 7♥")
+        assert app.message.startswith("you: meld 5♥ 6♥ 7♥"), app.message
+        assert app.hand.has_focus and command.value == ""
+        view = c.view()
+        assert [m.cards for m in view.melds[view.side]] == [tuple(parse_cards("5H 6H 7H"))]
+        # the ten as the board writes it, with its suit's symbol, in an add
+        await type_action(pilot, app, ":add 1 8♥")
+        await type_action(pilot, app, ": :: add 1 9♥ ")
+        await type_action(pilot, app, ":add 1 10♥")
+        assert app.message.startswith("you: add 10♥ to meld 1"), app.message
+        view = c.view()
+        assert view.melds[view.side][0].cards == tuple(parse_cards("5H 6H 7H 8H 9H TH"))
+
+
+def message_lines(app: PlayApp) -> list[str]:
+    """The message bar's lines as the screen shows them, padding and all."""
+    bar = app.screen.query_one("#message")
+    size = bar.outer_size
+    return [strip.text.rstrip() for strip in bar.render_lines(Region(0, 0, *size))]
+
+
+async def test_a_long_refusal_is_read_whole_at_80_columns(tmp_path: Path) -> None:
+    c = stacked(tmp_path, hands=[HAND], stock="TH")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("colon", *"discard 1C", "enter")
+        shown = message_lines(app)
+        assert len(shown) == 2 and all(len(line) <= 79 for line in shown), shown
+        assert " ".join(" ".join(shown).split()) == app.message
+        assert "followed by a suit (C D H S)" in " ".join(shown) and "JK" in shown[-1]
+        # the command line and the keys are still on screen below it
+        screen = screen_text(app)
+        assert "discard 1C" in screen and "Help" in screen
+        # a short message takes one line again; one longer than the bar ends in '…'
+        await pilot.press("escape", "d")
+        assert len(message_lines(app)) == 1
+        app.say("refused: " + "x " * 1000, "error")
+        await pilot.pause()
+        shown = message_lines(app)
+        assert len(shown) == MESSAGE_LINES and shown[-1].endswith("…"), shown

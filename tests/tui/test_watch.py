@@ -120,3 +120,21 @@ async def test_the_watcher_shows_names_and_cards_as_the_board_does(tmp_path: Pat
         log = " ".join(text_of(app, "#log").split())
         assert re.findall(r"\b[A2-9TJQK][CDHS]\b", log) == [], log  # 10♦, not TD, as the hand
         assert any(suit in log for suit in "♣♦♥♠") and "[bold red]x[/]: " in log
+
+
+async def test_the_watcher_says_a_single_hand_is_no_match_and_saves_nothing(
+    tmp_path: Path,
+) -> None:
+    game = Game(short_rules(), seed=5, names=["Ana", "Bia"], match=False)
+    play_match(game, [make_bot("greedy", seed=1), make_bot("greedy", seed=2)])
+    app = WatchApp(load(record_of(game)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        status = text_of(app, "#status")
+        assert "Single hand" in status and "Match" not in status, status
+        await pilot.press("end", "r")
+        assert isinstance(app.screen, HandOverScreen)
+        foot = text_of(app, "#foot")
+        assert "saved" not in foot and "q: quit the replay" in foot, foot
+    match = WatchApp(load(two_hands(tmp_path)))
+    async with match.run_test(size=(80, 24)):
+        assert "Match of 2 hands" in text_of(match, "#status")

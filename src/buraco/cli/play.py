@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -24,6 +25,37 @@ from buraco.tui.controller import Controller
 
 MAX_PACE = 60.0
 """The longest pause between the bots' actions, in seconds."""
+
+
+def need_terminal(command: str, instead: str) -> None:
+    """Exit with a one-line error unless the keys and the screen are a terminal's.
+
+    The board reads the keys from standard input and is drawn on standard error (standard
+    output only gets the closing line); without a terminal there, it would wait for keys
+    that never come. ``instead`` says what to use without a terminal.
+    """
+    missing = [
+        name
+        for name, stream in (("standard input", sys.stdin), ("standard error", sys.stderr))
+        if stream is None or not stream.isatty()
+    ]
+    if missing:
+        fail(
+            f"{command} needs a terminal (it reads the keys from standard input and draws "
+            f"on standard error), and {' and '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not one; {instead}"
+        )
+
+
+WITHOUT_TERMINAL = "without one, buraco simulate or buraco arena plays bots against each other"
+"""What ``buraco play`` points to when there is no terminal."""
+
+
+def farewell(controller: Controller, saved: Path) -> str:
+    """The line printed after the game: where the match is saved, and what goes on from it."""
+    if controller.match_over:
+        return f"match over, saved to {saved}; watch it again with: buraco replay {saved} --watch"
+    return f"match saved to {saved}; go on with: buraco play --resume {saved}"
 
 
 def make_app(
@@ -93,9 +125,10 @@ def play(
     """Play a whole match in the terminal against bots; you sit at seat 0.
 
     The match is saved as a game record when you quit; --resume FILE goes on.
-    Press ? in the game for the keys and the rules.
+    Press ? in the game for the keys and the rules. It needs a terminal.
     """
     app = make_app(preset, players, bots, seed, pace, resume, save, option)
+    need_terminal("buraco play", WITHOUT_TERMINAL)
     saved = app.run()
     if saved is not None:
-        say(f"match saved to {saved}; go on with: buraco play --resume {saved}")
+        say(farewell(app.controller, saved))

@@ -64,8 +64,13 @@ def replay(
     if watch:
         if not 0 <= seat < game.players:
             fail(f"--seat must be a seat from 0 to {game.players - 1}, not {seat}")
+        from buraco.cli.play import need_terminal
         from buraco.tui.watch import WatchApp
 
+        need_terminal(
+            "buraco replay --watch",
+            "without one, buraco replay FILE (no --watch) checks the record and prints its scores",
+        )
         WatchApp(load(file), seat=seat).run()
     elif json_out:
         console.print_json(json.dumps(outcome(game)))

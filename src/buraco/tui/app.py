@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import re
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -32,7 +33,7 @@ from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
 
 from buraco.actions import DRAW, TAKE_PILE, TURN_UP, Action, Add, Discard, Meld, MoveWild, Place
-from buraco.cards import Card
+from buraco.cards import Card, parse_card
 from buraco.errors import BuracoError
 from buraco.rules import Rules
 from buraco.text import safe
@@ -43,6 +44,7 @@ from buraco.tui.hand import HandView
 from buraco.tui.help import HelpScreen
 from buraco.tui.render import (
     PLACE_WORDS,
+    Wrapped,
     action_text,
     card_label,
     event_text,
@@ -65,7 +67,7 @@ PACES = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
 CSS = """
 Screen { layout: vertical; }
 #title { height: 1; background: $primary; color: $text; padding: 0 1; }
-#message { height: 1; padding: 0 1; }
+#message { height: auto; padding: 0 1; }
 #message.error { color: $error; text-style: bold; }
 #message.hint { color: $success; text-style: bold; }
 #command { height: 1; }
@@ -74,6 +76,15 @@ Screen { layout: vertical; }
 
 MESSAGE_LIMIT = 1000
 """The most characters of one message shown (a typed action or an error may be longer)."""
+
+MESSAGE_LINES = 4
+"""The most lines the message line grows to for a long message (a refusal and its reason)."""
+
+SUIT_LETTERS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+"""The suit symbols a typed card may end with (the board's, and their outlines), as letters."""
+
+_WORD = re.compile(r"[^\s,]+")
+_LEAD = re.compile(r"^[\s:]+")
 
 _P = ParamSpec("_P")
 
@@ -112,11 +123,55 @@ class CommandInput(Input):
         super().replace(self.validate_value(text), start, end)
 
 
-def goal_text(r: Rules) -> str:
-    """How the match ends, in words (``to 3000``, ``of 2 hands``)."""
+def typed_card(word: str) -> str:
+    """A card as the board shows it (``7♦``, ``10♥``) as its code (``7D``, ``10H``).
+
+    Any other word is returned as it is, so that a refusal quotes what was typed.
+
+    >>> typed_card("7♦"), typed_card("10♥"), typed_card("q♠"), typed_card("1♦"), typed_card("JK")
+    ('7D', '10H', 'qS', '1♦', 'JK')
+    """
+    bare = word.replace("\ufe0f", "")  # the emoji form of a symbol, as some pastes bring it
+    letter = SUIT_LETTERS.get(bare[-1:])
+    if letter is None:
+        return word
+    code = bare[:-1] + letter
+    try:
+        parse_card(code)
+    except BuracoError:
+        return word
+    return code
+
+
+def typed_action(text: str) -> str:
+    """A typed action as the engine's notation reads it.
+
+    Spaces around it and any ``:`` before it are dropped (the ``:`` that opens the command
+    line, typed again over a refused action), and cards written with the board's suit
+    symbols are turned into codes (:func:`typed_card`).
+
+    >>> typed_action(" : meld 7♦ 8♦ 9♦ ")
+    'meld 7D 8D 9D'
+    >>> typed_action("::meld 10♥,J♥,Q♥")
+    'meld 10H,JH,QH'
+    >>> typed_action("add 1 K♠ high")
+    'add 1 KS high'
+    """
+    text = _LEAD.sub("", text).rstrip()
+    return _WORD.sub(lambda m: typed_card(m.group()), text)
+
+
+def goal_text(r: Rules, match: bool = True) -> str:
+    """The status panel's line on how the game ends.
+
+    ``Match to 3000``, ``Match of 2 hands``, or ``Single hand`` for a game of one hand
+    (``match`` false, as a record of one hand is).
+    """
+    if not match:
+        return "Single hand"
     if r.match_hands:
-        return f"of {r.match_hands} hand{'s' if r.match_hands > 1 else ''}"
-    return f"to {r.target}"
+        return f"Match of {r.match_hands} hand{'s' if r.match_hands > 1 else ''}"
+    return f"Match to {r.target}"
 
 
 class PlayApp(App[Path | None]):
@@ -161,6 +216,7 @@ class PlayApp(App[Path | None]):
         self._shown_over = -1
         self._last = ""
         """What was just done, shown before the next prompt."""
+        self._message = ""
 
     # ----- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -200,21 +256,22 @@ class PlayApp(App[Path | None]):
         self.query_one("#title", Static).update(
             Text(safe(title), overflow="ellipsis", no_wrap=True)
         )
-        self.query_one(Board).show(v, goal_text(c.rules))
+        self.query_one(Board).show(v, goal_text(c.rules, c.game.match))
 
     def say(self, text: str, kind: str = "") -> None:
-        """Show a line in the message bar (``error`` and ``hint`` stand out).
+        """Show a message in the message bar (``error`` and ``hint`` stand out).
 
-        The text is shown as written (never read as markup), on one line (newlines
-        become spaces, other control characters are escaped), cut to
-        :data:`MESSAGE_LIMIT` characters.
+        The text is shown as written (never read as markup), as one line (newlines
+        become spaces, other control characters are escaped) cut to
+        :data:`MESSAGE_LIMIT` characters. A line wider than the screen wraps, the bar
+        growing to at most :data:`MESSAGE_LINES` lines.
         """
         bar = self.query_one("#message", Static)
         bar.set_classes(kind)
         if len(text) > MESSAGE_LIMIT:
             text = text[: MESSAGE_LIMIT - 1] + "…"
-        line = safe(text.replace("\n", " "))
-        bar.update(Text(line, overflow="ellipsis", no_wrap=True))
+        self._message = safe(text.replace("\n", " "))
+        bar.update(Wrapped(Text(self._message), MESSAGE_LINES))
 
     def failed(self, exc: BaseException) -> None:
         """Answer an exception from a handler in the message line; the app goes on.
@@ -240,8 +297,8 @@ class PlayApp(App[Path | None]):
 
     @property
     def message(self) -> str:
-        """The message bar's text."""
-        return str(self.query_one("#message", Static).render())
+        """The message bar's text, on one line (as it would be shown on a wide screen)."""
+        return self._message
 
     def prompt(self) -> str:
         """What the human may do now, in a few words."""
@@ -496,8 +553,12 @@ class PlayApp(App[Path | None]):
 
     @guarded
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Play a typed action: done, back to the board; refused, its text selected to retype."""
-        text = event.value.strip()
+        """Play a typed action: done, back to the board; refused, its text selected to retype.
+
+        The text is read as :func:`typed_action` reads it: a ``:`` before it is dropped, and
+        the board's suit symbols are suit letters.
+        """
+        text = typed_action(event.value)
         if not text:
             self.focus_board()
             return
@@ -657,7 +718,8 @@ class PlayApp(App[Path | None]):
         sides = [side_name(v, s) for s in range(len(v.totals))]
         table = hands_table(c.results(), sides, c.names)
         title = "Scores so far" if c.results() else "No hand has ended yet"
-        screen = HandOverScreen(title, table, button="Close")
+        foot = "Enter or Esc: close · q: quit (the match is saved)"
+        screen = HandOverScreen(title, table, button="Close", foot=foot)
         self.push_screen(screen, self._scores_closed)
 
     @guarded

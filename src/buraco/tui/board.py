@@ -56,7 +56,7 @@ class Board(Vertical):
         return self.query_one("#hand", HandView)
 
     def show(self, view: SeatView, goal: str, hand_title: str | None = None) -> None:
-        """Draw every part from ``view``; ``goal`` says how the match ends."""
+        """Draw every part from ``view``; ``goal`` says how the game ends (``Match to 3000``)."""
         self.query_one("#pile", PileView).show(view)
         self.query_one("#table", TableView).show(view)
         self.query_one("#status", StatusPanel).show(view, goal)

@@ -47,9 +47,9 @@ PLAY_KEYS: tuple[tuple[str, str], ...] = (
 NOTATION = (
     "Typed actions (after ':'): draw · take-pile · turn-up · meld 3H 4H JK 6H · add 2 7H · "
     "add 2 AH low|high · add 2 6H wild-low|wild-high · move 2 low|high · discard 9C. "
-    "Cards are a rank (A 2-9 T J Q K, or 10) and a suit letter (C ♣, D ♦, H ♥, S ♠); JK is a "
-    "joker. A run is written low to high with the wild where it stands. Melds are numbered "
-    "from 1 as the table shows them."
+    "Cards are a rank (A 2-9 T J Q K, or 10) and a suit, its letter or its symbol (C or ♣, "
+    "D or ♦, H or ♥, S or ♠); JK is a joker. A run is written low to high with the wild where "
+    "it stands. Melds are numbered from 1 as the table shows them."
 )
 
 

@@ -23,9 +23,10 @@ Suits are shown as symbols (♣ ♦ ♥ ♠) so that they stay apart without col
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from rich.console import Console, ConsoleOptions
 from rich.text import Text
 
 from buraco.actions import Action, Add, Discard, Draw, Meld, MoveWild, Place, TakePile, TurnUp
@@ -311,3 +312,39 @@ class Flow:
     def text(self) -> Text:
         """All the lines as one text."""
         return Text("\n").join(self.lines) if self.lines else Text("")
+
+
+class Wrapped:
+    """Text wrapped to the width it is drawn at, cut to ``lines`` lines with ``…`` at the end.
+
+    A Rich renderable: a widget of ``height: auto`` that shows it is as tall as the text
+    needs, up to ``lines``.
+
+    >>> from rich.console import Console
+    >>> console = Console(width=20, color_system=None)
+    >>> with console.capture() as shown:
+    ...     console.print(Wrapped(Text("refused: unknown card '1C': a card is a rank"), 2))
+    >>> print(shown.get())
+    refused: unknown
+    card '1C': a card i…
+    <BLANKLINE>
+    """
+
+    def __init__(self, text: Text, lines: int) -> None:
+        self.text = text
+        self.lines = max(1, lines)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        """The wrapped lines, the last one ending in ``…`` when the text is cut."""
+        width = max(1, options.max_width)
+        lines = list(self.text.wrap(console, width, overflow="fold"))
+        for line in lines:
+            line.rstrip()
+        if len(lines) > self.lines:
+            lines = lines[: self.lines]
+            last = lines[-1]
+            last.truncate(width - 1)
+            last.append("…")
+        out = Text("\n").join(lines)
+        out.no_wrap = True
+        yield out

@@ -101,12 +101,16 @@ class HandOverScreen(ModalScreen[str]):
     ]
 
     FOOT = "Esc: look at the table first · q: quit (the match is saved)"
+    """The keys line under the button, unless another is given."""
 
-    def __init__(self, title: str, table: Table, button: str = "Next hand") -> None:
+    def __init__(
+        self, title: str, table: Table, button: str = "Next hand", foot: str | None = None
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.table = table
         self.button = button
+        self.foot = self.FOOT if foot is None else foot
 
     def compose(self) -> ComposeResult:
         """The title, the breakdown and the button."""
@@ -115,7 +119,7 @@ class HandOverScreen(ModalScreen[str]):
             with VerticalScroll():
                 yield Static(self.table, id="breakdown")
             yield Button(f"{self.button} (Enter)", id="go-on", variant="primary")
-            yield Static(Text(self.FOOT, style="dim"))
+            yield Static(Text(self.foot, style="dim"), id="foot")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The button goes on."""

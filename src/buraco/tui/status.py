@@ -23,7 +23,7 @@ PHASES = {
 
 
 def status_text(view: SeatView, goal: str) -> Text:
-    """The panel's lines for a view; ``goal`` says how the match ends (``to 3000``)."""
+    """The panel's lines for a view; ``goal`` says how the game ends (``Match to 3000``)."""
     out = Text()
     v = view
     out.append(f"Hand {v.hand_number + 1}", style="bold")
@@ -51,7 +51,7 @@ def status_text(view: SeatView, goal: str) -> Text:
         mark = "*" if v.sides[v.side].count(s) else ""
         out.append(f" {safe(v.names[s])}{mark} {v.hand_sizes[s]}")
     out.append("\n")
-    out.append(f"Match {goal}\n", style="bold")
+    out.append(f"{goal}\n", style="bold")
     for side in range(len(v.totals)):
         line = f" {side_name(v, side)} {v.totals[side]}"
         out.append(line, style="bold" if side == v.side else "")

@@ -177,7 +177,7 @@ class WatchApp(App[None]):
         self.query_one("#title", Static).update(
             Text(safe(title), no_wrap=True, overflow="ellipsis")
         )
-        goal = goal_text(r)
+        goal = goal_text(r, g.match)
         self.query_one(Board).show(view, goal, f"{name}'s hand")
         where = (
             f"hand {st.hand + 1}/{len(st.actions)} · action {st.done}/{len(st.actions[st.hand])}"
@@ -260,7 +260,9 @@ class WatchApp(App[None]):
         else:
             table = hands_table(g.results, sides, g.names)
             title = "Hands so far"
-        self.push_screen(HandOverScreen(title, table, button="Close"), self._scores_closed)
+        foot = "Enter or Esc: back to the record · q: quit the replay"
+        screen = HandOverScreen(title, table, button="Close", foot=foot)
+        self.push_screen(screen, self._scores_closed)
 
     def _scores_closed(self, result: str | None) -> None:
         if result == "quit":
