@@ -88,6 +88,8 @@ def test_a_tournament_of_bots_survives_a_kill_of_the_process_that_made_its_table
         (["--by-table"], "--by-table"),
         (["--tournament"], "give --db postgresql"),
         (["--kill-after", "3"], "--kill-after is for --tournament"),
+        (["--turns", "3"], "--turns is for --tournament"),
+        (["--pace", "0.1"], "--pace is for --tournament"),
     ],
 )
 def test_loadtest_refuses_what_it_cannot_do_in_one_line(args: list[str], says: str) -> None:

@@ -96,6 +96,8 @@ def test_replay_watch_refuses_bad_combinations(tmp_path: Path) -> None:
     assert code == 2 and "--watch and --json" in out
     code, out = run("replay", str(path), "--watch", "--seat", "5")
     assert code == 2 and "--seat must be a seat from 0 to 1" in out
+    code, out = run("replay", str(path), "--seat", "1")  # without --watch it would be ignored
+    assert code == 2 and "--seat is for --watch" in out
     bad = tmp_path / "bad.json"
     bad.write_text("[]")
     code, out = run("replay", str(bad), "--watch")

@@ -58,7 +58,9 @@ def loadtest(
             "on 2 processes (--db PostgreSQL, --bus), docs/tournaments.md#scale",
         ),
     ] = False,
-    turns: Annotated[int, typer.Option(help="--tournament: its turns of 3 hands")] = 2,
+    turns: Annotated[
+        int | None, typer.Option(help="--tournament: its turns of 3 hands (default 2)")
+    ] = None,
     kill_after: Annotated[
         float | None,
         typer.Option(
@@ -66,7 +68,9 @@ def loadtest(
             "then start it again"
         ),
     ] = None,
-    pace: Annotated[float, typer.Option(help="--tournament: seconds a bot waits to move")] = 0.5,
+    pace: Annotated[
+        float | None, typer.Option(help="--tournament: seconds a bot waits to move (default 0.5)")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
     """Load a server with tables of bot clients over real WebSockets; print the figures.
@@ -97,10 +101,12 @@ def loadtest(
     if by_table and processes == 1:
         fail("--by-table is for several processes: give --processes 2 or more")
     if tournament:
-        _tournament(tables, turns, db, bus, kill_after, pace, json_out)
+        turns_, pace_ = 2 if turns is None else turns, 0.5 if pace is None else pace
+        _tournament(tables, turns_, db, bus, kill_after, pace_, json_out)
         return
-    if kill_after is not None:
-        fail("--kill-after is for --tournament")
+    for flag, value in (("--kill-after", kill_after), ("--turns", turns), ("--pace", pace)):
+        if value is not None:
+            fail(f"{flag} is for --tournament")
     if url is not None:
         try:
             check_loopback(url)

@@ -22,7 +22,9 @@ def replay(
     watch: Annotated[
         bool, typer.Option("--watch", help="step through the record on the board in the terminal")
     ] = False,
-    seat: Annotated[int, typer.Option(help="with --watch: the seat watched first")] = 0,
+    seat: Annotated[
+        int | None, typer.Option(help="with --watch: the seat watched first (default 0)")
+    ] = None,
 ) -> None:
     """Replay a record, checking every action; print the final state and scores.
 
@@ -31,6 +33,9 @@ def replay(
     """
     if watch and json_out:
         fail("--watch and --json do not go together; give one")
+    if seat is not None and not watch:
+        fail("--seat is for --watch: the seat watched first")
+    seat = 0 if seat is None else seat
     try:
         game = replay_record(file)
     except ReplayError as exc:
