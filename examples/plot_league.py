@@ -15,10 +15,15 @@ import argparse
 import csv
 from pathlib import Path
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError as missing:  # say which extra, not a traceback
+    raise SystemExit(
+        f"this example needs {missing.name or missing}: pip install -e '.[plot]'"
+    ) from None
 
 
 def main() -> None:

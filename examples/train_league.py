@@ -49,13 +49,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv
+except ImportError as missing:  # say which extra, not a traceback
+    raise SystemExit(
+        f"this example needs {missing.name or missing}: pip install -e '.[sb3]'"
+    ) from None
 
 from buraco.bots import make_bot
 from buraco.bots.learned import save_model, sb3_layers

@@ -39,16 +39,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyspiel  # type: ignore[import-not-found,unused-ignore]
-import torch
-from open_spiel.python import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
-    rl_agent,
-    rl_environment,
-)
-from open_spiel.python.pytorch import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
-    dqn,
-)
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    import torch
+    from open_spiel.python import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        rl_agent,
+        rl_environment,
+    )
+    from open_spiel.python.pytorch import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        dqn,
+    )
+except ImportError as missing:  # say which extra, not a traceback
+    raise SystemExit(
+        f"this example needs {missing.name or missing}: pip install -e '.[openspiel,torch]'"
+    ) from None
 
 import buraco.openspiel  # noqa: F401  (registers python_buraco)
 from buraco.bots.learned import save_model

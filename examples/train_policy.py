@@ -31,12 +31,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import torch
+try:
+    import numpy as np
+    import torch
 
-from buraco.bots import split_specs
-from buraco.bots.policy import PolicyNet
-from buraco.gymnasium import BuracoEnv
+    from buraco.bots import split_specs
+    from buraco.bots.policy import PolicyNet
+    from buraco.gymnasium import BuracoEnv
+except ImportError as missing:  # say which extra, not a traceback
+    raise SystemExit(
+        f"this example needs {missing.name or missing}: pip install -e '.[torch,rl]'"
+    ) from None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -30,10 +30,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.env_util import make_vec_env
+try:
+    import numpy as np
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+except ImportError as missing:  # say which extra, not a traceback
+    raise SystemExit(
+        f"this example needs {missing.name or missing}: pip install -e '.[sb3]'"
+    ) from None
 
 from buraco.bots.learned import save_model, sb3_layers
 from buraco.factored import FactoredEnv
