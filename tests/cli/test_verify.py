@@ -51,6 +51,14 @@ def write(tmp_path: Path, record: dict[str, Any] | str, name: str = "game.json")
     return str(path)
 
 
+def _deck_reversed(record: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the record whose second hand's deck is reversed: its play no longer fits."""
+    tampered = copy.deepcopy(record)
+    cards = tampered["hands"][1]["deck"].split()
+    tampered["hands"][1]["deck"] = " ".join(reversed(cards))
+    return tampered
+
+
 def hand_lines(out: str) -> dict[int, str]:
     """The line of each hand in the output, by hand number."""
     lines = {}
@@ -115,10 +123,7 @@ def test_a_tampered_deck_fails_and_names_the_hand(
 def test_a_deck_changed_so_play_no_longer_fits_fails_naming_the_hand(
     tmp_path: Path, committed: dict[str, Any]
 ) -> None:
-    tampered = copy.deepcopy(committed)
-    cards = tampered["hands"][1]["deck"].split()
-    tampered["hands"][1]["deck"] = " ".join(reversed(cards))
-    code, out = run("verify", write(tmp_path, tampered))
+    code, out = run("verify", write(tmp_path, _deck_reversed(committed)))
     assert code == 1, out
     assert "hand 2" in out and "hand 1," not in out
 
@@ -248,12 +253,9 @@ def test_with_json_a_record_that_cannot_be_verified_still_answers_in_json(
     tmp_path: Path, committed: dict[str, Any]
 ) -> None:
     # a malformed record (exit 2) and one whose actions no longer replay (exit 1)
-    unplayable = copy.deepcopy(committed)
-    cards = unplayable["hands"][1]["deck"].split()
-    unplayable["hands"][1]["deck"] = " ".join(reversed(cards))
     for record, code, says in (
         ("{not json", 2, "JSON"),
-        (unplayable, 1, "the record does not replay"),
+        (_deck_reversed(committed), 1, "the record does not replay"),
     ):
         result = runner.invoke(app, ["verify", write(tmp_path, record), "--json"])
         assert result.exit_code == code, result.output
