@@ -228,8 +228,7 @@ class LearnedBot(Bot):
         """The policy's action, entered token by token."""
         from buraco.factored import TokenEntry
 
-        if view.detail is None:
-            raise BotError("bot 'learned' reads the seat's full view: seat_view(..., full=True)")
+        _need_full(view)
         if self.model.actions == "flat":
             encode, score = self.encoder.encode, self.model.logits
             return enter_flat(legal, lambda p, i: score(encode(view, p))[i], self.rng, self.greedy)
@@ -257,8 +256,7 @@ class LearnedBot(Bot):
         discards: list[Action] = [a for a in legal if type(a) is Discard]
         if len(discards) < 2:
             return discards
-        if view.detail is None:
-            raise BotError("bot 'learned' reads the seat's full view: seat_view(..., full=True)")
+        _need_full(view)
         if self.model.actions == "flat":
             scores = self.model.logits(self.encoder.encode(view))
             index = ActionCodec().index
@@ -283,6 +281,12 @@ class LearnedBot(Bot):
 
     def __repr__(self) -> str:
         return f"<LearnedBot path={self.path!r} greedy={self.greedy} seed={self.seed}>"
+
+
+def _need_full(view: SeatView) -> None:
+    """Refuse a plain view: the network reads what only the full view holds."""
+    if view.detail is None:
+        raise BotError("bot 'learned' reads the seat's full view: seat_view(..., full=True)")
 
 
 def make_learned(spec: str, seed: int | None = None) -> LearnedBot:
