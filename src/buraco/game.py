@@ -580,16 +580,14 @@ class Game:
         melds = self.tables.melds(
             h, self._set_exclusions(side) if self.rules.one_set_per_rank else 0
         )
-        if size <= 15 or not plain:
+        if size <= 15:
             # a meld that leaves fewer than two cards must pass the never-stranded checks
             ok = self._meld_ok
-            out.extend(
-                m for m in melds if (plain and size - len(m[0]) >= 2) or ok(m, h, size, side)
-            )
+            out.extend(m for m in melds if size - len(m[0]) >= 2 or ok(m, h, size, side))
         else:
-            out.extend(melds)
+            out.extend(melds)  # no meld leaves fewer than two cards
         side_melds = self.melds[side]
-        loose = plain and size >= 3
+        loose = size >= 3
         wild_held = h[52] or h[1] or h[14] or h[27] or h[40]
         for i, m in enumerate(side_melds):
             cands: tuple[list[tuple[int, Add]], list[tuple[int, Add]]] | None = m.cands
@@ -794,8 +792,8 @@ class Game:
 
     def _meld_ok(self, m: Meld, h: list[int], size: int, side: int) -> bool:
         cards = m.cards
-        if size - len(cards) >= 2 and self._kept_card() < 0:
-            return True
+        if size - len(cards) >= 2:
+            return True  # two cards left: one to discard, kept card or not (_left_ok)
         used: dict[int, int] = {}
         for c in cards:
             used[c] = used.get(c, 0) + 1
@@ -806,8 +804,8 @@ class Game:
         return self._left_ok(h, size, side, used, canastra, staged)
 
     def _add_ok(self, a: Add, h: list[int], size: int, side: int) -> bool:
-        if size >= 3 and self._kept_card() < 0:
-            return True
+        if size >= 3:
+            return True  # two cards left (_left_ok)
         m = self.melds[side][a.meld].copy()
         m.apply_add(a.card, a.place, self.values[a.card])
         canastra = self._has_canastra(side, skip=a.meld) or self._qualifies(m)
