@@ -14,6 +14,7 @@ from buraco.arena.gauntlet import (
     LOSES,
     NOT_SEPARATED,
     TABLES,
+    TOO_FEW,
     GauntletRow,
     gauntlet_rows,
     has_opening_minimum,
@@ -72,7 +73,16 @@ def test_a_row_holds_loses_or_is_not_separated_by_its_confidence_interval() -> N
     assert _row([100, 120, 90, 110]).verdict == HOLDS
     assert _row([-100, -120, -90, -110]).verdict == LOSES
     assert _row([100, -120, 90, -110]).verdict == NOT_SEPARATED
-    assert _row([100]).verdict == NOT_SEPARATED  # one deal: no interval
+    assert _row([100]).verdict == TOO_FEW  # one deal: no interval, as the arena says
+
+
+def test_one_deal_one_row_is_worded_as_such() -> None:
+    args = ("--preset", "us", "--players", "2", "--exploits", "stocker", "--deals", "1")
+    code, out = gauntlet("greedy", *args)
+    assert code == 0, out
+    row = next(line for line in out.splitlines() if line.split()[:3] == ["us", "2", "stocker"])
+    assert row.split()[-3:] == ["too", "few", "deals"]
+    assert "1 row: 0 holds, 0 not separated, 0 loses, 1 too few deals" in out
 
 
 def test_results_depend_on_the_seed_only() -> None:

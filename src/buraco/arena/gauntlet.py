@@ -6,7 +6,8 @@ A bot worth shipping loses to none of them. The gauntlet plays the bot against e
 exploit in each preset and player count by duplicate deals (the same deals for every
 exploit of a table) and gives each row a verdict from the 95% confidence interval of
 the bot's mean score difference per deal: **holds** (above zero), **loses** (below
-zero: the exploit beats it) or **not separated**.
+zero: the exploit beats it) or **not separated**; a row of one deal has no interval
+(**too few deals**).
 
 A long gauntlet (hours for a search bot) can be kept in a file (``save``): each row is
 written to it, a JSON line, as soon as its deals are played, and a run with the same
@@ -50,8 +51,10 @@ TABLES: tuple[tuple[str, int], ...] = tuple(
 )
 """Every preset with every player count it is played by."""
 
-HOLDS, LOSES, NOT_SEPARATED = "holds", "loses", "not separated"
+HOLDS, LOSES, NOT_SEPARATED, TOO_FEW = "holds", "loses", "not separated", "too few deals"
 """The verdicts of a row."""
+VERDICTS = (HOLDS, NOT_SEPARATED, LOSES, TOO_FEW)
+"""Every verdict, in the order a summary counts them."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,9 @@ class GauntletRow:
 
     @property
     def verdict(self) -> str:
-        """``holds``, ``loses`` or ``not separated`` (see the module docstring)."""
+        """``holds``, ``loses``, ``not separated`` or ``too few deals`` (module docstring)."""
+        if self.diff.half_width is None:
+            return TOO_FEW
         if self.diff.low is not None and self.diff.low > 0:
             return HOLDS
         if self.diff.high is not None and self.diff.high < 0:
@@ -151,7 +156,7 @@ class GauntletResult:
             "seed": self.seed,
             "workers": self.workers,
             "seconds": self.seconds,
-            "verdicts": {v: self.count(v) for v in (HOLDS, NOT_SEPARATED, LOSES)},
+            "verdicts": {v: self.count(v) for v in VERDICTS},
             "rows": [r.to_dict() for r in self.rows],
         }
 

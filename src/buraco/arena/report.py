@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from buraco.arena.gauntlet import GauntletResult
+from buraco.arena.gauntlet import TOO_FEW, VERDICTS, GauntletResult
 from buraco.arena.result import ArenaResult
 from buraco.arena.stats import MeanCI, Outcome
 
@@ -167,7 +167,12 @@ def print_report(result: ArenaResult, console: Console) -> None:
     console.print(Text(NOTE, style="dim"))
 
 
-_VERDICT_STYLES = {"holds": "green", "loses": "bold red", "not separated": "yellow"}
+_VERDICT_STYLES = {
+    "holds": "green",
+    "loses": "bold red",
+    "not separated": "yellow",
+    "too few deals": "dim",
+}
 
 
 def gauntlet_table(result: GauntletResult) -> Table:
@@ -224,9 +229,11 @@ def print_gauntlet(result: GauntletResult, console: Console) -> None:
     console.print()
     counts = [
         Text(f"{result.count(v)} {v}", style=_VERDICT_STYLES[v])
-        for v in ("holds", "not separated", "loses")
+        for v in VERDICTS
+        if v != TOO_FEW or result.count(v)
     ]
-    console.print(Text.assemble(f"{len(result.rows)} rows: ", *_joined(counts)))
+    rows = len(result.rows)
+    console.print(Text.assemble(f"{rows} row{'s' * (rows != 1)}: ", *_joined(counts)))
     console.print()
     console.print(Text(GAUNTLET_NOTE, style="dim"))
 
