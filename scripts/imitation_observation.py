@@ -38,10 +38,9 @@ from buraco.bots.base import pile_choices
 from buraco.factored import (
     COMPACT_SIZE,
     N_TOKENS,
-    TokenEntry,
-    action_tokens,
     compact_observation,
     known_groups,
+    token_choices,
 )
 from buraco.game import Game
 from buraco.index_encoding import IndexEncoder
@@ -93,21 +92,14 @@ class Decisions:
 
         def record(seat: int, legal: Sequence[Action], action: Action) -> None:
             past = history(seat_view(game, seat, full=True))
-            tokens = action_tokens(action)
-            entry = TokenEntry()
-            done: Action | None = None
-            while done is None:
-                allowed = entry.allowed(legal)
-                token = tokens[len(entry.prefix)]
-                if len(allowed) > 1:
-                    full = encoder.dense(game, seat, entry.pending)
-                    obs = compact_observation(full, entry.prefix, groups[seat])
-                    self.compact.append(obs.astype(np.float16))
-                    self.history.append(past)
-                    self.allowed.append(list(allowed))
-                    self.token.append(token)
-                    self.hand.append(number)
-                done = entry.step(token, legal)
+            for entry, allowed, token in token_choices(action, legal):
+                full = encoder.dense(game, seat, entry.pending)
+                obs = compact_observation(full, entry.prefix, groups[seat])
+                self.compact.append(obs.astype(np.float16))
+                self.history.append(past)
+                self.allowed.append(allowed)
+                self.token.append(token)
+                self.hand.append(number)
 
         play_hand(game, bots, on_decision=record)
 

@@ -53,7 +53,7 @@ Add('add 2 6H wild-high')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -123,6 +123,7 @@ __all__ = [
     "demonstrate",
     "first_token",
     "known_groups",
+    "token_choices",
     "token_name",
     "tokens_action",
 ]
@@ -634,6 +635,27 @@ class Demonstration(NamedTuple):
     """The token of the action the bot chose."""
 
 
+def token_choices(
+    action: Action, legal: Sequence[Action]
+) -> Iterator[tuple[TokenEntry, list[int], int]]:
+    """The token decisions of entering ``action`` that had an alternative, in order.
+
+    Each is the entry as it stands before the token (its ``prefix`` and ``pending``; the
+    same object moves on once the next decision is asked for), the tokens allowed then
+    (more than one) and the action's token. A token that is the only one allowed is
+    entered without being yielded, as :class:`FactoredEnv` enters it.
+    """
+    tokens = action_tokens(action)
+    entry = TokenEntry()
+    done: Action | None = None
+    while done is None:
+        allowed = entry.allowed(legal)
+        token = tokens[len(entry.prefix)]
+        if len(allowed) > 1:
+            yield entry, allowed, token
+        done = entry.step(token, legal)
+
+
 def demonstrate(game: Game, bots: Sequence[Bot]) -> tuple[list[Demonstration], list[float]]:
     """Play ``game``'s hand to its end with ``bots`` (one per seat); every token decision.
 
@@ -650,17 +672,10 @@ def demonstrate(game: Game, bots: Sequence[Bot]) -> tuple[list[Demonstration], l
     out: list[Demonstration] = []
 
     def record(seat: int, legal: Sequence[Action], action: Action) -> None:
-        tokens = action_tokens(action)
-        entry = TokenEntry()
-        done: Action | None = None
-        while done is None:
-            allowed = entry.allowed(legal)
-            token = tokens[len(entry.prefix)]
-            if len(allowed) > 1:
-                full = encoder.dense(game, seat, entry.pending)
-                observation = compact_observation(full, entry.prefix, groups[seat])
-                out.append(Demonstration(seat, observation, allowed, token))
-            done = entry.step(token, legal)
+        for entry, allowed, token in token_choices(action, legal):
+            full = encoder.dense(game, seat, entry.pending)
+            observation = compact_observation(full, entry.prefix, groups[seat])
+            out.append(Demonstration(seat, observation, allowed, token))
 
     play_hand(game, bots, on_decision=record)
     return out, hand_rewards(game)

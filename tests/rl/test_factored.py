@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from buraco.actions import Action, Add, Place, parse_action
+from buraco.actions import Action, Add, Meld, Place, parse_action
 from buraco.cards import N_CODES
 from buraco.encoding import MELD_SIZE, OBS_SIZE, ObservationEncoder, observation_slices
 from buraco.factored import (
@@ -382,3 +382,31 @@ def test_demonstrations_are_the_bots_play_as_the_env_would_ask_it(
         assert done == action
         replay.apply(action)
     assert next(pending, None) is None  # every decision was met on the way
+
+
+def test_token_choices_are_the_tokens_entered_where_another_was_allowed() -> None:
+    from buraco.factored import token_choices
+
+    game = Game("aberto", players=2, seed=4, match=False)
+    game.apply("draw")
+    legal = game.legal_actions()
+    melds = [a for a in legal if isinstance(a, Meld)]
+    assert melds
+    for action in [*melds, *legal[-3:]]:
+        tokens = action_tokens(action)
+        choices = [
+            (tuple(e.prefix), allowed, token) for e, allowed, token in token_choices(action, legal)
+        ]
+        for prefix, allowed, token in choices:
+            assert len(allowed) > 1 and token in allowed
+            assert tokens[: len(prefix) + 1] == (*prefix, token)
+        # the steps left out are those where the action's token was the only one allowed
+        entry = TokenEntry()
+        steps = alone = 0
+        done = None
+        while done is None:
+            alone += len(entry.allowed(legal)) == 1
+            done = entry.step(tokens[len(entry.prefix)], legal)
+            steps += 1
+        assert done == action
+        assert len(choices) + alone == steps
