@@ -5,7 +5,10 @@ naturally; the windows of a mask (contiguous stretches of 3 or more positions
 with at most one missing, the missing one filled by a wild) are computed once
 and the resulting :class:`~buraco.actions.Meld` actions are cached by suit, mask
 and the wild cards available. Sets are cached by the counts of their rank.
-Caches are shared by every game with the same rules.
+Caches are shared by every game with the same rules. Each holds at most
+:data:`CACHE_LIMIT` entries and is emptied when full: a search deals itself millions
+of hands, and a cache that kept them all would grow without end (and a long-lived
+process would spend ever longer in the garbage collector going over it).
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from buraco.cards import JOKER, TWO, WILD_CODES, Card
 from buraco.melds import TableMeld, card_at, shape_of
 from buraco.refusals import Refusal
 from buraco.rules import Rules
+
+CACHE_LIMIT = 2_000
+"""The most entries one cache of a :class:`MoveTables` holds; a full one is emptied."""
 
 _WINDOWS: dict[tuple[int, bool, int, int, bool], tuple[tuple[int, int, int], ...]] = {}
 
@@ -70,19 +76,22 @@ class MoveTables:
         """A fresh :class:`TableMeld` for these cards, or why they make no meld."""
         found = self._shapes.get(cards)
         if found is None:
-            found = shape_of(cards, self.rules)
-            if len(self._shapes) < 200_000:
-                self._shapes[cards] = found
+            found = self._remember_shape(cards)
         if isinstance(found, Refusal):
             return found
         return found.copy()
+
+    def _remember_shape(self, cards: tuple[Card, ...]) -> TableMeld | Refusal:
+        if len(self._shapes) >= CACHE_LIMIT:
+            self._shapes.clear()
+        found = self._shapes[cards] = shape_of(cards, self.rules)
+        return found
 
     def set_rank(self, cards: tuple[Card, ...]) -> int:
         """The rank index of the set these cards make, or -1 for a run (or no meld)."""
         found = self._shapes.get(cards)
         if found is None:
-            found = shape_of(cards, self.rules)
-            self._shapes[cards] = found
+            found = self._remember_shape(cards)
         if isinstance(found, Refusal) or found.run:
             return -1
         return found.rank
@@ -102,6 +111,10 @@ class MoveTables:
         key = (s, *counts)
         parts = self._runs.get(key)
         if parts is None:
+            if len(self._runs) >= CACHE_LIMIT:
+                # the runs by mask are found only through the runs by counts: one limit
+                self._runs.clear()
+                self._runs_by_mask.clear()
             # hands whose counts differ only in second copies share the same runs
             mask13 = sum(1 << r for r in range(13) if counts[r])
             by_mask = (s, mask13, counts[0] >= 2, counts[TWO] >= 2)
@@ -192,8 +205,9 @@ class MoveTables:
             key = (r, *n, wild_key)
             found = self._sets.get(key)
             if found is None:
-                found = self._make_sets(r, n, wild_key)
-                self._sets[key] = found
+                if len(self._sets) >= CACHE_LIMIT:
+                    self._sets.clear()
+                found = self._sets[key] = self._make_sets(r, n, wild_key)
             out.extend(found)
         return out
 
