@@ -11,6 +11,7 @@ from buraco.bots.base import pile_choices
 from buraco.bots.evaluation import Evaluation
 from buraco.bots.exploits import HoarderBot, StockerBot
 from buraco.bots.mcts import HABIT_CHANCES, futile, pile_habits
+from buraco.errors import BotError
 from buraco.views import SeatView, seat_view
 
 
@@ -304,3 +305,69 @@ def test_a_learned_policy_offers_its_own_preferred_discards() -> None:
     assert bot.candidates(view, legal) == ranked[:3]
     in_order = [a for a in legal if isinstance(a, Discard)]
     assert ranked[:3] != in_order[:3]
+
+
+class _Clock:
+    """A clock that moves ``step`` seconds at every reading."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def _searched_discard() -> tuple[SeatView, list[Action]]:
+    for seed in range(4, 10):
+        game = _reach_a_discard(seed)
+        view, legal = seat_view(game, game.turn), list(game.legal_actions())
+        if len(MctsBot(seed=0, iterations=2).candidates(view, legal)) > 1:
+            return view, legal
+    raise AssertionError("no position with a choice to search")
+
+
+def test_past_the_hard_limit_an_unfinished_round_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import buraco.bots.mcts as mcts
+
+    view, legal = _searched_discard()
+    # every reading of the clock 0.2 ms on: rounds of some 15 ms (one reading an action)
+    monkeypatch.setattr(mcts, "time", _Clock(0.0002))
+    free = MctsBot(seed=2, time=0.1, limit=0, prune=0, futile=0, margin=1e9)
+    free.choose(view, legal)
+    monkeypatch.setattr(mcts, "time", _Clock(0.0002))
+    bound = MctsBot(seed=2, time=0.1, limit=1, prune=0, futile=0, margin=1e9)
+    bound.choose(view, legal)
+    # the same rounds on the same clock, but for the last: without the limit the round
+    # that started before 0.1 s is finished after it; with the limit at the budget
+    # itself it is cut at 0.1 s and not counted
+    assert free.last_rounds > 3
+    assert bound.last_rounds == free.last_rounds - 1
+
+
+def test_with_no_round_finished_in_the_limit_the_policy_choice_stands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import buraco.bots.mcts as mcts
+
+    view, legal = _searched_discard()
+    policy_choice = HeuristicBot(seed=0).choose(view, legal)
+    # 0.15 s a reading: the first playout is past 0.2 s (twice the budget) at once
+    monkeypatch.setattr(mcts, "time", _Clock(0.15))
+    bot = MctsBot(seed=2, time=0.1, margin=0)
+    assert bot.choose(view, legal) == policy_choice and bot.last_rounds == 0
+    # without a limit the minimum of 3 rounds is played, whatever the clock says
+    monkeypatch.setattr(mcts, "time", _Clock(0.15))
+    unbound = MctsBot(seed=2, time=0.1, margin=0, limit=0)
+    unbound.choose(view, legal)
+    assert unbound.last_rounds == 3
+
+
+@pytest.mark.parametrize("limit", [0.5, -1.0, float("nan")])
+def test_a_limit_shorter_than_the_budget_is_refused(limit: float) -> None:
+    with pytest.raises(BotError, match="limit"):
+        MctsBot(limit=limit)
+    assert make_bot("mcts:limit=0").limit == 0  # type: ignore[attr-defined]

@@ -32,8 +32,11 @@ nearly every pile plays that habit in the playouts (:func:`pile_habits`).
 
 Budget: ``time`` seconds per decision (default 0.1) and/or ``iterations`` rounds.
 With ``iterations`` alone the bot is deterministic for a seed; a time budget depends
-on the machine. Parameters are given by name: ``mcts:time=0.5``,
-``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` (full playouts).
+on the machine. ``time`` bounds when a round may start (after the first 3); ``limit``
+bounds the whole search at that many times ``time`` (default 2): a round still going
+then is dropped unfinished (its playouts would compare the candidates on different
+deals), and with no round finished the policy's choice stands. Parameters are given by
+name: ``mcts:time=0.5``, ``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` (full playouts).
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ class MctsBot(Bot):
         "melds": bool,
         "habits": bool,
         "futile": float,
+        "limit": float,
     }
 
     def __init__(
@@ -105,6 +109,7 @@ class MctsBot(Bot):
         melds: bool = True,
         habits: bool = True,
         futile: float = 0.5,
+        limit: float = 2.0,
     ) -> None:
         super().__init__(seed)
         if not time > 0 and iterations <= 0:
@@ -118,9 +123,14 @@ class MctsBot(Bot):
             ("prune", prune, 0, 10**9),
             ("margin", margin, 0, 10**9),
             ("futile", futile, 0, 10**9),
+            ("limit", limit, 0, 10**9),
         ):
             if not low <= value <= high:  # also refuses nan
                 raise BotError(f"mcts: {name} must be from {low} to {high}, not {value}")
+        if 0 < limit < 1:
+            raise BotError(
+                f"mcts: limit is 0 (none) or at least 1 (a multiple of time), not {limit}"
+            )
         from buraco.bots import BOTS
 
         policy_cls = BOTS.get(policy)
@@ -143,6 +153,7 @@ class MctsBot(Bot):
         self.melds = melds
         self.habits = habits
         self.futile = futile
+        self.limit = limit
         self.policy = policy_cls(seed=self.rng.randrange(2**31))
         self.last_rounds = 0
         """Rounds searched for the last decision (0: not searched)."""
@@ -222,6 +233,7 @@ class MctsBot(Bot):
         habits = pile_habits(view) if self.habits else [None] * len(view.hand_sizes)
         started = time.perf_counter()
         deadline = started + self.time if self.time > 0 else math.inf
+        hard = started + self.limit * self.time if self.time > 0 and self.limit else math.inf
         limit = self.iterations or math.inf
         rounds = 0
         while rounds < limit and len(live) > 1:
@@ -229,10 +241,18 @@ class MctsBot(Bot):
                 break
             deal = sampler.sample(self.rng)
             seed = self.rng.randrange(2**31)
+            played = []
             for i in live:
                 game = deal.clone()
                 game.apply(candidates[i])
-                results[i].append(self._playout(game, side, seed, evaluation, habits))
+                result = self._playout(game, side, seed, evaluation, habits, hard)
+                if result is None:
+                    break
+                played.append(result)
+            if len(played) < len(live):
+                break  # past the hard limit: the unfinished round is not used
+            for i, result in zip(live, played, strict=True):
+                results[i].append(result)
             rounds += 1
             if rounds >= _MIN_ROUNDS and self.prune > 0:
                 best = max(live, key=lambda j: _mean(results[j]))
@@ -251,6 +271,8 @@ class MctsBot(Bot):
                 if futile(lead, rounds, possible, self.futile * self.margin):
                     break
         self.last_rounds = rounds
+        if not rounds:
+            return candidates[0]  # no evidence to overrule the policy
         best = max(live, key=lambda j: _mean(results[j]))
         if best != 0 and _gap(results[best], results[0], rounds) < self.margin:
             return candidates[0]
@@ -263,11 +285,13 @@ class MctsBot(Bot):
         seed: int,
         evaluation: Evaluation,
         habits: Sequence[Action | None],
-    ) -> float:
+        hard: float = math.inf,
+    ) -> float | None:
         """Play the sampled hand on with the policy: ``side``'s score minus the best other.
 
         Up to ``depth`` rounds (0: to the end), then the evaluation's estimate. A seat
-        with a pile habit (see :func:`pile_habits`) draws as it has been seen to.
+        with a pile habit (see :func:`pile_habits`) draws as it has been seen to. None
+        when the clock passes ``hard`` (a :func:`time.perf_counter` reading) first.
         """
         bots = self._playout_bots
         if len(bots) != game.players:
@@ -278,6 +302,8 @@ class MctsBot(Bot):
         full = self.full
         turns = 0
         while not game.is_hand_over():
+            if time.perf_counter() >= hard:
+                return None
             habit = habits[game.turn]
             if habit is not None and DRAW in (legal := game.legal_actions()) and TAKE_PILE in legal:
                 action = habit
