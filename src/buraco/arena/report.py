@@ -206,7 +206,8 @@ GAUNTLET_NOTE = (
     "Each row: duplicate deals of single hands between the bot and one exploit (the same "
     "deals for every exploit of a table). diff: the bot's score minus the exploit's per "
     "deal. holds: the 95% CI is above 0; loses: below 0 (the exploit is stronger); not "
-    "separated: it holds 0. The exploits and their plans: docs/bots.md."
+    "separated: it holds 0; too few deals: one deal, no CI. The exploits and their plans: "
+    "docs/bots.md."
 )
 
 

@@ -302,7 +302,7 @@ class MctsBot(Bot):
         full = self.full
         turns = 0
         while not game.is_hand_over():
-            if time.perf_counter() >= hard:
+            if hard < math.inf and time.perf_counter() >= hard:
                 return None
             habit = habits[game.turn]
             if habit is not None and DRAW in (legal := game.legal_actions()) and TAKE_PILE in legal:

@@ -54,7 +54,7 @@ def arena(
             help="play this bot against every exploit bot ("
             + ", ".join(EXPLOITS)
             + ") in every preset and player count (or those of --preset and --players) "
-            "and give each row a verdict: holds, loses or not separated",
+            "and give each row a verdict: holds, loses or not separated (too few deals for one)",
         ),
     ] = None,
     exploits: Annotated[
@@ -115,7 +115,7 @@ def arena(
 
     With --gauntlet BOT it plays BOT against every exploit bot (simple plans a person
     might follow) in every preset and player count instead, and says per row whether BOT
-    holds, loses or is not separated.
+    holds, loses or is not separated (with one deal a row: too few deals).
     """
     use_ray = ray or ray_address is not None
     if gauntlet is not None:
