@@ -91,8 +91,10 @@ class Decisions:
         groups = [known_groups(game.n, game.side_of, s) for s in range(game.n)]
 
         def record(seat: int, legal: Sequence[Action], action: Action) -> None:
-            past = history(seat_view(game, seat, full=True))
+            past: npt.NDArray[np.float32] | None = None  # read once, if a token is chosen
             for entry, allowed, token in token_choices(action, legal):
+                if past is None:
+                    past = history(seat_view(game, seat, full=True))
                 full = encoder.dense(game, seat, entry.pending)
                 obs = compact_observation(full, entry.prefix, groups[seat])
                 self.compact.append(obs.astype(np.float16))

@@ -7,7 +7,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from buraco.arena.gauntlet import TOO_FEW, VERDICTS, GauntletResult
+from buraco.arena.gauntlet import (
+    HOLDS,
+    LOSES,
+    NOT_SEPARATED,
+    TOO_FEW,
+    VERDICTS,
+    GauntletResult,
+)
 from buraco.arena.result import ArenaResult
 from buraco.arena.stats import MeanCI, Outcome
 
@@ -167,12 +174,7 @@ def print_report(result: ArenaResult, console: Console) -> None:
     console.print(Text(NOTE, style="dim"))
 
 
-_VERDICT_STYLES = {
-    "holds": "green",
-    "loses": "bold red",
-    "not separated": "yellow",
-    "too few deals": "dim",
-}
+_VERDICT_STYLES = {HOLDS: "green", LOSES: "bold red", NOT_SEPARATED: "yellow", TOO_FEW: "dim"}
 
 
 def gauntlet_table(result: GauntletResult) -> Table:

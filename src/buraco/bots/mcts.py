@@ -234,9 +234,9 @@ class MctsBot(Bot):
         started = time.perf_counter()
         deadline = started + self.time if self.time > 0 else math.inf
         hard = started + self.limit * self.time if self.time > 0 and self.limit else math.inf
-        limit = self.iterations or math.inf
+        most_rounds = self.iterations or math.inf
         rounds = 0
-        while rounds < limit and len(live) > 1:
+        while rounds < most_rounds and len(live) > 1:
             if rounds >= _MIN_ROUNDS and time.perf_counter() >= deadline:
                 break
             deal = sampler.sample(self.rng)
@@ -263,7 +263,7 @@ class MctsBot(Bot):
                 ]
             if rounds >= _MIN_ROUNDS and self.futile > 0 and 0 in live and len(live) > 1:
                 # stop when no other candidate is on course to overrule the policy's
-                possible = limit
+                possible = most_rounds
                 if self.time > 0:
                     elapsed = max(time.perf_counter() - started, 1e-9)
                     possible = min(possible, rounds * self.time / elapsed)
