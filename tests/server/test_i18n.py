@@ -29,7 +29,7 @@ TERM = re.compile(r"\{@(\w+)\}")
 def catalog(tag: str) -> dict[str, tuple[str, str]]:
     """key -> (English, translation) as the file holds them (an empty translation kept)."""
     name = "messages.pot" if tag == "en" else f"{i18n.LANGUAGES[tag]}.po"
-    with files("buraco.server").joinpath("locales", name).open("rb") as f:
+    with files("buraco").joinpath("locales", name).open("rb") as f:
         return {
             m.context: (str(m.id), str(m.string or ""))
             for m in read_po(f)

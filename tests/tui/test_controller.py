@@ -66,7 +66,7 @@ def test_refusals_give_the_engines_reason_and_change_nothing(tmp_path: Path) -> 
     assert c.play("draw").ok
     after_draw = c.record()
     assert c.play("meld 5H 6H").message == "not a valid meld: a meld needs at least 3 cards"
-    assert c.play("discard 2S").message == "you do not hold 2S"
+    assert c.play("discard 2S").message == "you do not hold 2♠"  # cards as the board shows them
     assert c.record() == after_draw
 
 
@@ -89,7 +89,7 @@ def test_meld_choices_offer_each_place_of_the_wild(tmp_path: Path) -> None:
     assert c.meld_refusal(parse_cards("5H 6H 9D")) == (
         "not a valid meld: a run needs cards of one suit (a wild aside)"
     )
-    assert c.meld_refusal(parse_cards("5S 6S 7S")) == "you do not hold 5S 6S 7S (for this meld)"
+    assert c.meld_refusal(parse_cards("5S 6S 7S")) == "you do not hold 5♠ 6♠ 7♠ (for this meld)"
 
 
 def test_adds_are_planned_in_an_order_that_fits_and_ask_where_a_wild_goes(
@@ -106,7 +106,7 @@ def test_adds_are_planned_in_an_order_that_fits_and_ask_where_a_wild_goes(
     chosen = c.plan_adds(0, parse_cards("JK"), {parse_cards("JK")[0]: Place.HIGH})
     assert chosen.actions == (Add(0, 52, Place.HIGH),)
     refused = c.plan_adds(0, parse_cards("KS"))
-    assert refused.refusal == "KS does not fit meld 1 (5H 6H 7H)"
+    assert refused.refusal == "K♠ does not fit meld 1 (5♥ 6♥ 7♥)"
     assert c.plan_adds(1, parse_cards("8H")).refusal == "your side has melds 1 to 1, not 2"
     assert c.record() == before  # planning changes nothing
     assert c.play_all(plan.actions).ok

@@ -57,7 +57,7 @@ def test_melds_show_the_place_of_their_wild_and_their_marks() -> None:
     royal = meld("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", None, bonus="clean-13")
     royal = MeldView(**{**royal.__dict__, "bonus_points": 500})
     marks = meld_marks(royal)
-    assert marks.plain == "clean CANASTRA clean-13 +500"
+    assert marks.plain == "clean CANASTRA clean 13-card run +500"
     assert any("reverse" in str(span.style) for span in marks.spans)  # 500 and 1000 stand out
     dirty = meld("5S 6S 7S 8S 9S TS JK", 6, bonus="dirty", bonus_points=100)
     assert meld_marks(dirty).plain == "dirty CANASTRA dirty +100"

@@ -11,7 +11,7 @@ from buraco.actions import parse_action
 from buraco.bots import make_bot, play_match
 from buraco.record import load, record_of, save
 from buraco.tui.help import HelpScreen
-from buraco.tui.render import notation_text
+from buraco.tui.render import action_text
 from buraco.tui.results import HandOverScreen
 from buraco.tui.watch import Stepper, WatchApp
 from tui.driver import short_rules
@@ -60,7 +60,7 @@ async def test_the_watcher_steps_with_the_keys(tmp_path: Path) -> None:
         await pilot.press("right", "right", "space")
         assert app.position == (0, 3)
         seat, text = first[2]
-        shown = notation_text(parse_action(text)).plain  # cards named as in the hand
+        shown = action_text(parse_action(text))  # in words, cards named as in the hand
         assert f"{['Ana', 'Bia'][seat]}: {shown}" in text_of(app, "#message")
         await pilot.press("left")
         assert app.position == (0, 2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -10,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from buraco.i18n import LANGUAGES, from_environment, language_of
 from buraco.rules import Rules, coerce_option, make_rules
 from buraco.text import safe
 
@@ -133,6 +135,23 @@ def build_rules(preset: str, players: int | None, options: list[str] | None) -> 
 
 
 PRESET_HELP = "rule preset: aberto, fechado, us, netcartas or italiano"
+LANG_HELP = (
+    "the board's language: en, pt-BR, es or it (default: as the terminal's locale asks, "
+    "LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en)"
+)
+
+
+def board_language(flag: str, value: str | None) -> str:
+    """The language of the terminal's board: ``value`` when given, else the locale's."""
+    if value is None:
+        return from_environment(os.environ)
+    tag = language_of(value)
+    if tag is None:
+        offered = ", ".join(LANGUAGES)
+        fail(f"{flag} {printable(value[:40])!r}: not a language offered; give one of {offered}")
+    return tag
+
+
 OPTION_HELP = "override a rule option, as name=value (repeatable); see 'buraco rules PRESET'"
 
 

@@ -10,7 +10,9 @@ import typer
 
 from buraco.bots import BOTS
 from buraco.cli.common import (
+    LANG_HELP,
     OPTION_HELP,
+    board_language,
     bot_specs,
     build_rules,
     check_range,
@@ -20,6 +22,7 @@ from buraco.cli.common import (
     user_errors,
 )
 from buraco.errors import RecordError
+from buraco.tui import words
 from buraco.tui.app import PlayApp
 from buraco.tui.controller import Controller
 
@@ -67,9 +70,12 @@ def make_app(
     resume: Path | None = None,
     save: Path | None = None,
     option: list[str] | None = None,
+    lang: str | None = None,
 ) -> PlayApp:
     """The app for these command-line values; bad input exits with a one-line error."""
     check_range("--pace", pace, 0, MAX_PACE)
+    language = board_language("--lang", lang)
+    words.use(language)  # the human's seat is named in it
     check_seed("--seed", seed)
     if save is not None and (not save.parent.is_dir() or save.is_dir()):
         fail(f"--save {str(save)!r}: not a file in an existing directory")
@@ -88,7 +94,7 @@ def make_app(
         else:
             rules = build_rules(preset or "aberto", players, option)
             controller = Controller.new(rules, specs or ["heuristic"], seed, save)
-    return PlayApp(controller, pace=pace)
+    return PlayApp(controller, pace=pace, lang=language)
 
 
 def play(
@@ -121,13 +127,14 @@ def play(
         typer.Option(help="where to save the match (default buraco-PRESET-SEED.json, or FILE)"),
     ] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
+    lang: Annotated[str | None, typer.Option(help=LANG_HELP)] = None,
 ) -> None:
     """Play a whole match in the terminal against bots; you sit at seat 0.
 
     The match is saved as a game record when you quit; --resume FILE goes on.
     Press ? in the game for the keys and the rules. It needs a terminal.
     """
-    app = make_app(preset, players, bots, seed, pace, resume, save, option)
+    app = make_app(preset, players, bots, seed, pace, resume, save, option, lang)
     need_terminal("buraco play", WITHOUT_TERMINAL)
     saved = app.run()
     if saved is not None:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from buraco.cli.common import console, fail, say, styled
+from buraco.cli.common import LANG_HELP, board_language, console, fail, say, styled
 from buraco.errors import RecordError
 from buraco.game import Game
 from buraco.record import ReplayError, load
@@ -25,6 +25,7 @@ def replay(
     seat: Annotated[
         int | None, typer.Option(help="with --watch: the seat watched first (default 0)")
     ] = None,
+    lang: Annotated[str | None, typer.Option(help="with --watch: " + LANG_HELP)] = None,
 ) -> None:
     """Replay a record, checking every action; print the final state and scores.
 
@@ -35,6 +36,9 @@ def replay(
         fail("--watch and --json do not go together; give one")
     if seat is not None and not watch:
         fail("--seat is for --watch: the seat watched first")
+    if lang is not None and not watch:
+        fail("--lang is for --watch: the board's language")
+    language = board_language("--lang", lang)
     seat = 0 if seat is None else seat
     try:
         game = replay_record(file)
@@ -76,7 +80,7 @@ def replay(
             "buraco replay --watch",
             "without one, buraco replay FILE (no --watch) checks the record and prints its scores",
         )
-        WatchApp(load(file), seat=seat).run()
+        WatchApp(load(file), seat=seat, lang=language).run()
     elif json_out:
         console.print_json(json.dumps(outcome(game)))
     else:

@@ -32,9 +32,23 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker
 
-from buraco.actions import DRAW, TAKE_PILE, TURN_UP, Action, Add, Discard, Meld, MoveWild, Place
+from buraco.actions import (
+    DRAW,
+    TAKE_PILE,
+    TURN_UP,
+    Action,
+    Add,
+    Discard,
+    Draw,
+    Meld,
+    MoveWild,
+    Place,
+    TakePile,
+    TurnUp,
+)
 from buraco.cards import Card, parse_card
-from buraco.errors import BuracoError
+from buraco.errors import BuracoError, IllegalAction
+from buraco.i18n import DEFAULT
 from buraco.rules import Rules
 from buraco.text import safe
 from buraco.tui.board import Board
@@ -43,23 +57,24 @@ from buraco.tui.controller import AddPlan, Controller, Outcome
 from buraco.tui.hand import HandView
 from buraco.tui.help import HelpScreen
 from buraco.tui.render import (
-    PLACE_WORDS,
     Wrapped,
     action_text,
     card_label,
-    event_text,
+    event_words,
     meld_choice_text,
     meld_text,
+    place_choice,
     use_colour,
 )
 from buraco.tui.results import (
-    ENDINGS,
     HandOverScreen,
     MatchOverScreen,
     breakdown_table,
+    ending_words,
     hands_table,
 )
 from buraco.tui.table import STOCK, PileView, TableView, side_name
+from buraco.tui.words import count, refusal, t, use, word_bindings
 
 PACES = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
 """Seconds between the bots' actions that ``+`` and ``-`` step through."""
@@ -168,10 +183,10 @@ def goal_text(r: Rules, match: bool = True) -> str:
     (``match`` false, as a record of one hand is).
     """
     if not match:
-        return "Single hand"
+        return t("tui.goal.single")
     if r.match_hands:
-        return f"Match of {r.match_hands} hand{'s' if r.match_hands > 1 else ''}"
-    return f"Match to {r.target}"
+        return count("tui.goal.hands", r.match_hands)
+    return t("tui.goal.target", n=r.target)
 
 
 class PlayApp(App[Path | None]):
@@ -181,30 +196,33 @@ class PlayApp(App[Path | None]):
     CSS = CSS
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "draw", "Draw"),
-        Binding("t", "take", "Take"),
-        Binding("m", "meld", "Meld"),
-        Binding("a", "add", "Add"),
-        Binding("x", "discard", "Discard"),
-        Binding("h", "hint", "Hint"),
-        Binding("colon", "command", "Type", priority=True),
-        Binding("s", "skip", "Skip"),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("q", "quit_game", "Quit"),
-        Binding("u", "turn_up", "Turn up", show=False),
-        Binding("w", "move_wild", "Move wild", show=False),
-        Binding("plus,equals_sign", "pace(1)", "Slower", show=False),
-        Binding("minus", "pace(-1)", "Faster", show=False),
-        Binding("n", "next_hand", "Next hand", show=False),
-        Binding("r", "scores", "Scores", show=False),
-        Binding("ctrl+s", "save", "Save", show=False),
-        Binding("escape", "escape", "Back", show=False),
-        Binding("pageup", "scroll_melds(-1)", "Melds up", show=False),
-        Binding("pagedown", "scroll_melds(1)", "Melds down", show=False),
+        Binding("d", "draw", "tui.key.draw"),
+        Binding("t", "take", "tui.key.take"),
+        Binding("m", "meld", "tui.key.meld"),
+        Binding("a", "add", "tui.key.add"),
+        Binding("x", "discard", "tui.key.discard"),
+        Binding("h", "hint", "tui.key.hint"),
+        Binding("colon", "command", "tui.key.type", show=False, priority=True),
+        Binding("s", "skip", "tui.key.skip"),
+        Binding("question_mark,f1", "help", "tui.key.help"),
+        Binding("q", "quit_game", "tui.key.quit"),
+        Binding("u", "turn_up", "tui.key.turn-up", show=False),
+        Binding("w", "move_wild", "tui.key.move-wild", show=False),
+        Binding("plus,equals_sign", "pace(1)", "tui.key.slower", show=False),
+        Binding("minus", "pace(-1)", "tui.key.faster", show=False),
+        Binding("n", "next_hand", "tui.key.next-hand", show=False),
+        Binding("r", "scores", "tui.key.scores", show=False),
+        Binding("ctrl+s", "save", "tui.key.save", show=False),
+        Binding("escape", "escape", "tui.key.back", show=False),
+        Binding("pageup", "scroll_melds(-1)", "tui.key.melds-up", show=False),
+        Binding("pagedown", "scroll_melds(1)", "tui.key.melds-down", show=False),
     ]
+    """The keys; each description is a catalog key, worded in the language in use."""
 
-    def __init__(self, controller: Controller, pace: float = 0.5) -> None:
+    def __init__(self, controller: Controller, pace: float = 0.5, lang: str = DEFAULT) -> None:
+        use(lang, controller.rules.preset)
         super().__init__()
+        word_bindings(self)
         use_colour(not self.no_color)
         self.controller = controller
         self.pace = max(0.0, pace)
@@ -226,7 +244,7 @@ class PlayApp(App[Path | None]):
         yield Static(id="message")
         yield CommandInput(
             id="command",
-            placeholder=": type an action, e.g. meld 3H 4H 5H (Esc to leave)",
+            placeholder=t("tui.command.placeholder"),
             compact=True,
         )
         yield Footer(compact=True, show_command_palette=False)
@@ -249,9 +267,14 @@ class PlayApp(App[Path | None]):
         c = self.controller
         v = c.view()
         bots = sorted(set(c.bot_specs))
-        title = (
-            f"buraco {c.rules.preset} · {c.rules.players} players · hand {v.hand_number + 1} · "
-            f"seed {c.seed} · bots {','.join(bots)} · pace {self.pace:g}s"
+        title = t(
+            "tui.title.play",
+            preset=c.rules.preset,
+            players=c.rules.players,
+            hand=v.hand_number + 1,
+            seed=c.seed,
+            bots=",".join(bots),
+            pace=f"{self.pace:g}",
         )
         self.query_one("#title", Static).update(
             Text(safe(title), overflow="ellipsis", no_wrap=True)
@@ -281,7 +304,7 @@ class PlayApp(App[Path | None]):
         else is an error, and the message says where the match was saved.
         """
         try:
-            what = str(exc)
+            what = refusal(exc.refusal) if isinstance(exc, IllegalAction) else str(exc)
         except Exception:  # a message that cannot be made
             what = ""
         try:
@@ -289,11 +312,11 @@ class PlayApp(App[Path | None]):
         except Exception:  # save() reports its own failures: this is belt and braces
             path = None
         if isinstance(exc, BuracoError):
-            self.say(f"refused: {what}", "error")
+            self.say(t("tui.refused", reason=what), "error")
             return
         self.log.error("".join(traceback.format_exception(exc)))
-        saved = f"the match is saved to {path}" if path else "the match could not be saved"
-        self.say(f"error: {type(exc).__name__}: {what} — {saved}", "error")
+        saved = t("tui.error.saved", path=path) if path else t("tui.error.not-saved")
+        self.say(t("tui.error", kind=type(exc).__name__, what=what, saved=saved), "error")
 
     @property
     def message(self) -> str:
@@ -305,13 +328,13 @@ class PlayApp(App[Path | None]):
         v = self.controller.view()
         if v.phase == "draw":
             if TAKE_PILE in v.legal:
-                return "your turn: d draw · t take the pile"
-            return "your turn: d draw"
+                return t("tui.prompt.draw-or-take")
+            return t("tui.prompt.draw")
         if v.phase == "top-meld" and v.taken_top is not None:
-            return f"meld the pile's top card {card_label(v.taken_top)} now (m or a)"
+            return t("tui.prompt.top-meld", card=card_label(v.taken_top))
         if TURN_UP in v.legal:
-            return "m meld · a add · x discard · u turn this card up"
-        return "m meld · a add · x discard"
+            return t("tui.prompt.play-turn-up")
+        return t("tui.prompt.play")
 
     # ----- the flow of play ----------------------------------------------------------------
     def proceed(self) -> None:
@@ -347,7 +370,7 @@ class PlayApp(App[Path | None]):
                 action = await asyncio.to_thread(bot.choose, view, legal)
                 c.apply_bot(seat, action)
                 self.refresh_all()
-                self._last = f"{c.names[seat]}: {action_text(action)}"
+                self._last = t("tui.line", who=c.names[seat], what=action_text(action))
                 self.say(self._last)
             self.proceed()
         except Exception as exc:  # a bot's failure is reported, the game saved
@@ -368,18 +391,18 @@ class PlayApp(App[Path | None]):
         return self.done(outcome, action_text(outcome.action) if outcome.action else "")
 
     def done(self, outcome: Outcome, text: str) -> bool:
-        """Show what became of a human action (``text``) and go on."""
+        """Show what became of a human action (``text``, in words) and go on."""
         if not outcome.ok:
-            self.say(f"refused: {outcome.message}", "error")
+            self.say(t("tui.refused", reason=outcome.message), "error")
             return False
         self.hand.clear_selection()
         self.refresh_all()
         v = self.controller.view()
-        if text in ("draw", "take-pile", "turn-up"):  # what was drawn or taken
+        if isinstance(outcome.action, Draw | TakePile | TurnUp):  # what was drawn or taken
             mine = [e for e in v.events if e.action is not None and e.seat == v.seat]
             if mine:
-                text = event_text(v, mine[-1]).plain.removeprefix("you: ")
-        self._last = f"you: {text}"
+                text = event_words(mine[-1])
+        self._last = t("tui.line", who=t("tui.you"), what=text)
         self.say(self._last)
         self.proceed()
         return True
@@ -404,11 +427,11 @@ class PlayApp(App[Path | None]):
         """Discard the selected card, or the one under the cursor."""
         cards = self.hand.selected_cards()
         if len(cards) > 1:
-            self.say("select one card to discard (Esc unselects)", "error")
+            self.say(t("tui.say.one-to-discard"), "error")
             return
         card = cards[0] if cards else self.hand.cursor_card()
         if card is None:
-            self.say("you hold no card", "error")
+            self.say(t("tui.say.no-card"), "error")
             return
         self.act(Discard(card))
 
@@ -417,19 +440,19 @@ class PlayApp(App[Path | None]):
         """Meld the selected cards, asking where a wild stands when it could go two ways."""
         cards = self.hand.selected_cards()
         if not cards:
-            self.say("select the cards to meld first (Space or a click)", "error")
+            self.say(t("tui.say.select-to-meld"), "error")
             return
         choices = self.controller.meld_choices(cards)
         if len(choices) == 1:
             self.act(choices[0])
         elif choices:
             self.ask(
-                "Which meld? (the wild holds the place in brackets)",
+                t("tui.ask.which-meld"),
                 [meld_choice_text(m.cards) for m in choices],
                 lambda i: self.meld_chosen(choices[i]),
             )
         else:
-            self.say(f"refused: {self.controller.meld_refusal(cards)}", "error")
+            self.say(t("tui.refused", reason=self.controller.meld_refusal(cards)), "error")
 
     def meld_chosen(self, meld: Meld) -> None:
         """Meld as chosen in the dialog."""
@@ -443,7 +466,7 @@ class PlayApp(App[Path | None]):
             card = self.hand.cursor_card()
             cards = [card] if card is not None else []
         if not cards:
-            self.say("select the cards to add first", "error")
+            self.say(t("tui.say.select-to-add"), "error")
             return
         v = self.controller.view()
         melds = v.melds[v.side]
@@ -454,7 +477,7 @@ class PlayApp(App[Path | None]):
         fits = [i for i, plan in enumerate(plans) if not plan.refusal]
         what = " ".join(card_label(c) for c in cards)
         if not fits:
-            self.say(f"refused: {self._no_meld_takes(what, plans)}", "error")
+            self.say(t("tui.refused", reason=self._no_meld_takes(what, plans)), "error")
         elif len(fits) == 1:
             self.add_to(fits[0], cards)
         else:
@@ -462,7 +485,8 @@ class PlayApp(App[Path | None]):
                 Text.assemble((f"{melds[i].number:>2}  ", "bold"), meld_text(melds[i]))
                 for i in fits
             ]
-            self.ask(f"Add {what} to which meld?", labels, lambda k: self.add_to(fits[k], cards))
+            question = t("tui.ask.add-which-meld", cards=what)
+            self.ask(question, labels, lambda k: self.add_to(fits[k], cards))
 
     @staticmethod
     def _no_meld_takes(what: str, plans: Sequence[AddPlan]) -> str:
@@ -470,7 +494,7 @@ class PlayApp(App[Path | None]):
         reasons = {plan.refusal for plan in plans}
         if len(reasons) == 1:
             return reasons.pop()
-        return f"none of your side's melds takes {what} now"
+        return t("tui.say.no-meld-takes", cards=what)
 
     def add_to(
         self, meld: int, cards: Sequence[Card], chosen: Mapping[Card, Place] | None = None
@@ -478,14 +502,14 @@ class PlayApp(App[Path | None]):
         """Add cards to meld ``meld`` (0-based), asking where a card goes when it matters."""
         plan = self.controller.plan_adds(meld, cards, chosen)
         if plan.refusal:
-            self.say(f"refused: {plan.refusal}", "error")
+            self.say(t("tui.refused", reason=plan.refusal), "error")
             return
         if plan.ask:
             options = plan.ask
             card = options[0].card
             self.ask(
-                f"Where does {card_label(card)} go on meld {meld + 1}?",
-                [PLACE_WORDS.get(a.place, str(a)) for a in options],
+                t("tui.ask.add-which-way", card=card_label(card), meld=meld + 1),
+                [place_choice(card, meld, a.place) for a in options],
                 lambda i: self.add_to(meld, cards, {**(chosen or {}), card: options[i].place}),
             )
             return
@@ -497,10 +521,8 @@ class PlayApp(App[Path | None]):
         """Move the wild of one of your side's runs to its other end (``us``)."""
         rules = self.controller.rules
         if not rules.wild_moves:
-            self.say(
-                f"refused: wilds do not move in {rules.preset} (the wild_moves option is off)",
-                "error",
-            )
+            reason = t("tui.say.no-wild-moves", preset=rules.preset)
+            self.say(t("tui.refused", reason=reason), "error")
             return
         v = self.controller.view()
         runs = [m for m in v.melds[v.side] if m.run and m.wild is not None]
@@ -521,14 +543,14 @@ class PlayApp(App[Path | None]):
             move(0)
         else:
             labels = [Text.assemble((f"{m.number:>2}  ", "bold"), meld_text(m)) for m in runs]
-            self.ask("Move the wild of which run?", labels, move)
+            self.ask(t("tui.ask.move-which-run"), labels, move)
 
     @guarded
     def action_hint(self) -> None:
         """Show (and select the cards of) what the heuristic bot would do now."""
         hint = self.controller.hint()
         if hint is None:
-            self.say("hints are for your turn", "error")
+            self.say(t("tui.say.hint-not-turn"), "error")
             return
         cards: list[Card] = []
         if isinstance(hint, Meld):
@@ -536,7 +558,7 @@ class PlayApp(App[Path | None]):
         elif isinstance(hint, Add | Discard):
             cards = [hint.card]
         self.hand.select_cards(cards)
-        self.say(f"hint: {action_text(hint)}   (typed: {hint})", "hint")
+        self.say(t("tui.say.hint", action=action_text(hint), typed=hint), "hint")
 
     @guarded
     def action_command(self) -> None:
@@ -598,7 +620,7 @@ class PlayApp(App[Path | None]):
         """A click on a meld of your side adds the selected cards to it."""
         cards = self.hand.selected_cards()
         if not cards:
-            self.say("select cards first, then click a meld to add them to it", "error")
+            self.say(t("tui.say.select-then-click"), "error")
             return
         self.add_to(event.meld, cards)
 
@@ -619,7 +641,7 @@ class PlayApp(App[Path | None]):
         @guarded
         def answered(app: PlayApp, index: int | None) -> None:
             if index is None:
-                app.say("cancelled")
+                app.say(t("tui.say.cancelled"))
             else:
                 then(index)
 
@@ -642,7 +664,7 @@ class PlayApp(App[Path | None]):
         elif step < 0 and faster:
             self.pace = faster[-1]
         self.refresh_all()
-        self.say(f"bots' pace: {self.pace:g} s per action")
+        self.say(t("tui.say.pace", pace=f"{self.pace:g}"))
 
     def show_hand_over(self) -> None:
         """The hand's score breakdown."""
@@ -650,12 +672,11 @@ class PlayApp(App[Path | None]):
         v = c.view()
         sides = [side_name(v, s) for s in range(len(v.totals))]
         res = c.results()[-1]
-        ended = ENDINGS.get(res.ended_by, res.ended_by)
-        if res.went_out is not None:
-            ended = f"{sides[res.went_out]} went out"
-        totals = " · ".join(f"{sides[s]} {t}" for s, t in enumerate(v.totals))
-        title = f"Hand {v.hand_number + 1} over: {ended}.\nMatch: {totals}"
-        button = "See the result" if c.match_over else "Next hand"
+        went_out = sides[res.went_out] if res.went_out is not None else None
+        ended = ending_words(res.ended_by, went_out)
+        totals = " · ".join(f"{sides[s]} {total}" for s, total in enumerate(v.totals))
+        title = t("tui.over.hand", n=v.hand_number + 1, ended=ended, totals=totals)
+        button = t("tui.button.result" if c.match_over else "tui.button.next-hand")
         table = breakdown_table(v.scores or (), sides)
         self.push_screen(HandOverScreen(title, table, button), self._hand_closed)
 
@@ -665,7 +686,7 @@ class PlayApp(App[Path | None]):
         if result == "quit":
             self.action_quit_game()
         elif result == "look":
-            self.say("the hand is over: n for the next hand, r for the scores, q to quit")
+            self.say(t("tui.say.look"))
         else:
             self.action_next_hand()
 
@@ -674,7 +695,7 @@ class PlayApp(App[Path | None]):
         """Deal the next hand (or show the match's result when it is over)."""
         c = self.controller
         if not c.hand_over:
-            self.say("the hand is still being played", "error")
+            self.say(t("tui.say.hand-not-over"), "error")
             return
         if c.match_over:
             self.show_match_over()
@@ -684,7 +705,7 @@ class PlayApp(App[Path | None]):
         self._last = ""  # the last hand's news is old
         self.refresh_all()
         self.focus_board()
-        self.say(f"hand {c.view().hand_number + 1} dealt")
+        self.say(t("tui.say.dealt", n=c.view().hand_number + 1))
         self.proceed()
 
     def show_match_over(self) -> None:
@@ -692,13 +713,13 @@ class PlayApp(App[Path | None]):
         c = self.controller
         v = c.view()
         sides = [side_name(v, s) for s in range(len(v.totals))]
-        totals = " · ".join(f"{sides[s]} {t}" for s, t in enumerate(v.totals))
+        totals = " · ".join(f"{sides[s]} {total}" for s, total in enumerate(v.totals))
         if c.winner is None:
-            title = f"The game is over. {totals}"
+            title = t("tui.over.game", totals=totals)
         elif c.winner == v.side:
-            title = f"You win the match! {totals}"
+            title = t("tui.over.you-win", totals=totals)
         else:
-            title = f"{sides[c.winner]} win the match. {totals}"
+            title = t("tui.over.they-win", names=sides[c.winner], totals=totals)
         table = hands_table(c.results(), sides, c.names)
         self.push_screen(MatchOverScreen(title, table), self._match_closed)
 
@@ -708,7 +729,7 @@ class PlayApp(App[Path | None]):
         if result == "quit":
             self.action_quit_game()
         else:
-            self.say("the match is over: r for the table of hands, q to quit")
+            self.say(t("tui.say.match-over"))
 
     @guarded
     def action_scores(self) -> None:
@@ -717,9 +738,9 @@ class PlayApp(App[Path | None]):
         v = c.view()
         sides = [side_name(v, s) for s in range(len(v.totals))]
         table = hands_table(c.results(), sides, c.names)
-        title = "Scores so far" if c.results() else "No hand has ended yet"
-        foot = "Enter or Esc: close · q: quit (the match is saved)"
-        screen = HandOverScreen(title, table, button="Close", foot=foot)
+        title = t("tui.scores.title" if c.results() else "tui.scores.none")
+        foot = t("tui.scores.foot")
+        screen = HandOverScreen(title, table, button=t("tui.button.close"), foot=foot)
         self.push_screen(screen, self._scores_closed)
 
     @guarded
@@ -739,7 +760,7 @@ class PlayApp(App[Path | None]):
         except Exception as exc:  # a file that cannot be written, or worse
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else repr(exc)
             if not quiet:
-                self.say(f"cannot save to {self.controller.save_path}: {why}", "error")
+                self.say(t("tui.say.cannot-save", path=self.controller.save_path, why=why), "error")
             return None
         return self.saved_to
 
@@ -748,7 +769,7 @@ class PlayApp(App[Path | None]):
         """Save the match now."""
         path = self.save()
         if path is not None:
-            self.say(f"saved to {path}")
+            self.say(t("tui.say.saved", path=path))
 
     @guarded
     def action_quit_game(self) -> None:
@@ -762,15 +783,13 @@ class PlayApp(App[Path | None]):
             self._quit_answered(True)
             return
         path = self.controller.save_path
-        question = (
-            f"Quit the match? It is saved to {path}, and `buraco play --resume {path}` goes on."
-        )
+        question = t("tui.ask.quit", path=path)
         self.push_screen(QuitScreen(question), self._quit_answered)
 
     @guarded
     def _quit_answered(self, quit_game: bool | None) -> None:
         if not quit_game:
-            self.say("go on playing")
+            self.say(t("tui.say.go-on"))
             return
         path = self.save()
         if path is not None:

@@ -15,6 +15,7 @@ from buraco.tui.hand import HandView
 from buraco.tui.render import event_text
 from buraco.tui.status import StatusPanel
 from buraco.tui.table import PileView, TableView
+from buraco.tui.words import count, t
 from buraco.views import SeatView
 
 
@@ -30,7 +31,7 @@ class Board(Vertical):
     Board #log { height: 1fr; padding: 0 0 0 1; overflow-x: hidden; }
     """
 
-    def __init__(self, hand_title: str = "Your hand", id: str | None = None) -> None:
+    def __init__(self, hand_title: str | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.hand_title = hand_title
         self._log_key: tuple[int, int] = (-1, -1)
@@ -62,7 +63,7 @@ class Board(Vertical):
         self.query_one("#status", StatusPanel).show(view, goal)
         note = ""
         if view.hidden_pot:
-            note = f"morto of {view.hidden_pot} cards unseen until your partner plays"
+            note = count("hand.hidden-pot", view.hidden_pot)
         hand = self.hand
         if hand_title is not None:
             hand.title = hand_title
@@ -74,7 +75,7 @@ class Board(Vertical):
             log.clear()
             self._log_key = key
             self._log_count = 0
-            log.write(Text(f"— hand {view.hand_number + 1} —", style="bold"))
+            log.write(Text(t("tui.log.hand", n=view.hand_number + 1), style="bold"))
         for event in events[self._log_count :]:
             log.write(event_text(view, event))
         self._log_count = len(events)

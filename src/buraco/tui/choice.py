@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 
 from buraco.tui.render import literal
+from buraco.tui.words import t, word_bindings
 
 
 class ChoiceScreen(ModalScreen[int | None]):
@@ -32,10 +33,11 @@ class ChoiceScreen(ModalScreen[int | None]):
     ChoiceScreen OptionList { height: auto; max-height: 14; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "tui.key.cancel")]
 
     def __init__(self, question: str, options: Sequence[Text | str], highlight: int = 0) -> None:
         super().__init__()
+        word_bindings(self)
         self.question = question
         self.options = [literal(o) if isinstance(o, str) else o for o in options]
         """The options as text: a plain string is shown as written, never read as markup."""
@@ -81,21 +83,23 @@ class QuitScreen(ModalScreen[bool]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q,y", "answer(True)", "save and quit"),
-        Binding("n,escape", "answer(False)", "keep playing"),
+        Binding("q,y", "answer(True)", "tui.key.save-quit"),
+        Binding("n,escape", "answer(False)", "tui.key.keep-playing"),
     ]
 
-    OPTIONS = ("Save and quit (q)", "Keep playing (Esc)")
+    OPTIONS = ("tui.quit.save", "tui.quit.keep")
+    """The keys of the two answers."""
 
     def __init__(self, question: str) -> None:
         super().__init__()
+        word_bindings(self)
         self.question = question
 
     def compose(self) -> ComposeResult:
         """The question and the two answers."""
         with Vertical():
             yield Label(literal(self.question, style="bold"))
-            yield OptionList(*self.OPTIONS, compact=True)
+            yield OptionList(*(t(key) for key in self.OPTIONS), compact=True)
 
     def on_mount(self) -> None:
         """Focus the answers, saving and quitting highlighted."""

@@ -26,10 +26,11 @@ from typing import Any
 from buraco.actions import Action, Add, Meld, MoveWild, Place
 from buraco.bots import Bot, HeuristicBot, make_bot
 from buraco.cards import Card, is_wild_capable, rank_of, suit_of
-from buraco.errors import BuracoError, RecordError
+from buraco.errors import BuracoError, IllegalAction, RecordError
 from buraco.game import Game, HandResult
 from buraco.record import load, record_of, replay
 from buraco.rules import Rules
+from buraco.tui.words import refusal, t
 from buraco.views import SeatView, seat_view
 
 HUMAN = 0
@@ -66,8 +67,8 @@ class AddPlan:
 
 
 def bot_names(players: int) -> tuple[str, ...]:
-    """The seat names of a table: ``You`` at seat 0, then the bots."""
-    return ("You", *BOT_NAMES[: players - 1])
+    """The seat names of a table: ``You`` (in the language in use) at seat 0, then the bots."""
+    return (t("tui.you.title"), *BOT_NAMES[: players - 1])
 
 
 def check_bot_specs(specs: Sequence[str], players: int) -> list[str]:
@@ -189,12 +190,14 @@ class Controller:
         """Apply a human action (or its notation); a refusal changes nothing."""
         g = self.game
         if g.is_hand_over():
-            return Outcome(False, "the hand is over")
+            return Outcome(False, t("refusal.hand-over"))
         if g.turn != HUMAN:
-            return Outcome(False, f"wait: it is {g.names[g.turn]}'s turn")
+            return Outcome(False, t("tui.say.wait", name=g.names[g.turn]))
         try:
             act = g.parse(action) if isinstance(action, str) else action
             g.apply(act, seat=HUMAN)
+        except IllegalAction as exc:
+            return Outcome(False, refusal(exc.refusal))
         except BuracoError as exc:
             return Outcome(False, str(exc))
         return Outcome(True, action=act)
@@ -220,11 +223,12 @@ class Controller:
         """The engine's reason why these cards make no legal meld now."""
         if not self.human_to_move:
             return self.play(Meld(tuple(cards))).message
-        reasons = [self.game.explain(Meld(order)) for order in _meld_orders(cards)]
-        for message, rule in reasons:
-            if message and rule != "meld-shape":
-                return message
-        return next((m for m, _ in reasons if m), "these cards make no legal meld now")
+        reasons = [self.game.refusal(Meld(order)) for order in _meld_orders(cards)]
+        for why in reasons:
+            if why is not None and why.rule != "meld-shape":
+                return refusal(why)
+        found = next((why for why in reasons if why is not None), None)
+        return refusal(found) if found is not None else t("tui.say.no-meld")
 
     def plan_adds(
         self, meld: int, cards: Sequence[Card], chosen: Mapping[Card, Place] | None = None
@@ -236,7 +240,7 @@ class Controller:
         placement from ``chosen``; without one the plan asks. Nothing is applied.
         """
         if not cards:
-            return AddPlan(refusal="select the cards to add first")
+            return AddPlan(refusal=t("tui.say.select-to-add"))
         if not self.human_to_move:
             return AddPlan(refusal=self.play(Add(meld, cards[0])).message)
         chosen = chosen or {}
@@ -253,10 +257,11 @@ class Controller:
                 if options:
                     break
             else:
-                message, _ = trial.explain(Add(meld, left[0]))
+                why = trial.refusal(Add(meld, left[0]))
+                message = refusal(why) if why is not None else t("tui.say.cannot-add")
                 if done:
-                    message = f"after {', '.join(map(str, done))}: {message}"
-                return AddPlan(refusal=message or "these cards cannot be added now")
+                    message = t("tui.say.after", done=", ".join(map(str, done)), reason=message)
+                return AddPlan(refusal=message)
             if len(options) > 1:
                 place = chosen.get(card)
                 picked = [a for a in options if a.place == place]

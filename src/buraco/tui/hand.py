@@ -19,7 +19,9 @@ from textual.widget import Widget
 
 from buraco.cards import Card, is_wild_capable
 from buraco.text import safe
+from buraco.tui import words
 from buraco.tui.render import Flow, card_text
+from buraco.tui.words import t, word_bindings
 
 CARD_CELLS = 3
 """Cells a card takes (``10♥``); cards are a space apart, the wild cards two."""
@@ -34,20 +36,21 @@ class HandView(Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "cursor(-1)", "left", show=False),
-        Binding("right", "cursor(1)", "right", show=False),
-        Binding("home", "cursor_to(0)", "first", show=False),
-        Binding("end", "cursor_to(-1)", "last", show=False),
-        Binding("space", "select", "select", show=False),
-        Binding("escape", "clear", "clear selection", show=False),
+        Binding("left", "cursor(-1)", "tui.key.left", show=False),
+        Binding("right", "cursor(1)", "tui.key.right", show=False),
+        Binding("home", "cursor_to(0)", "tui.key.first", show=False),
+        Binding("end", "cursor_to(-1)", "tui.key.last", show=False),
+        Binding("space", "select", "tui.key.select", show=False),
+        Binding("escape", "clear", "tui.key.clear", show=False),
     ]
 
     class Changed(Message):
         """The selection or the cursor changed."""
 
-    def __init__(self, title: str = "Your hand", id: str | None = None) -> None:
+    def __init__(self, title: str | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.title = title
+        word_bindings(self)
+        self.title = t("tui.hand.mine") if title is None else title
         self.cards: tuple[Card, ...] = ()
         self.selected: set[int] = set()
         self.cursor = 0
@@ -143,8 +146,8 @@ class HandView(Widget, can_focus=True):
         picked = len(self.selected)
         title = Text.assemble(
             (safe(self.title), "bold"),
-            f" · {count} card{'s' if count != 1 else ''}",
-            f" · {picked} selected" if picked else "",
+            " · " + words.count("cards.count", count),
+            " · " + words.count("tui.hand.selected", picked) if picked else "",
             f" · {safe(self.note)}" if self.note else "",
         )
         flow.newline(title)

@@ -23,15 +23,18 @@ Suits are shown as symbols (♣ ♦ ♥ ♠) so that they stay apart without col
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions
 from rich.text import Text
 
-from buraco.actions import Action, Add, Discard, Draw, Meld, MoveWild, Place, TakePile, TurnUp
-from buraco.cards import JOKER, RANKS, Card, is_wild_capable, rank_of, suit_of
+from buraco.actions import Action, Draw, Place, TakePile, TurnUp
+from buraco.cards import JOKER, RANKS, Card, is_wild_capable, parse_card, rank_of, suit_of
 from buraco.text import safe
+from buraco.tui import words
+from buraco.tui.words import count, t
 from buraco.views import MeldView, SeatView, SeenEvent
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -130,14 +133,26 @@ def meld_marks(m: MeldView) -> Text:
     the initial minimum.
     """
     out = Text()
-    out.append("clean" if m.clean else "dirty", style=STYLES["clean"] if m.clean else "dim")
+    out.append(
+        t("meld.clean" if m.clean else "meld.dirty"), style=STYLES["clean"] if m.clean else "dim"
+    )
     if m.canastra:
-        kind = m.bonus or ("clean" if m.clean else "dirty")
+        kind = (
+            t(f"tui.bonus.{m.bonus}") if m.bonus else t("meld.clean" if m.clean else "meld.dirty")
+        )
         style = "bold reverse" if m.bonus_points >= 500 else "bold"
         out.append(" ")
-        out.append(f"CANASTRA {kind} +{m.bonus_points}", style=style)
+        out.append(
+            t(
+                "tui.meld.canastra",
+                name=t("term.canastra").upper(),
+                kind=kind,
+                points=m.bonus_points,
+            ),
+            style=style,
+        )
     if m.staged:
-        out.append(" staged", style="italic")
+        out.append(" " + t("meld.staged"), style="italic")
     return out
 
 
@@ -180,78 +195,77 @@ def meld_choice_text(cards: Sequence[Card]) -> Text:
     return Text(" ").join(parts)
 
 
-PLACE_WORDS = {
-    Place.LOW: "at the low end",
-    Place.HIGH: "at the high end",
-    Place.WILD_LOW: "in the wild's place, the wild moving to the low end",
-    Place.WILD_HIGH: "in the wild's place, the wild moving to the high end",
-}
-"""Where an added card goes, in words."""
-
-
 def action_text(action: Action) -> str:
-    """An action in words with card symbols (the notation stays in the log)."""
-    if isinstance(action, Meld):
-        return "meld " + " ".join(card_label(c) for c in action.cards)
-    if isinstance(action, Add):
-        where = f" ({action.place.word})" if action.place else ""
-        return f"add {card_label(action.card)} to meld {action.meld + 1}{where}"
-    if isinstance(action, Discard):
-        return f"discard {card_label(action.card)}"
-    if isinstance(action, MoveWild):
-        return f"move the wild of meld {action.meld + 1} to the {action.to.word} end"
-    return str(action)
+    """An action in words, its cards as the hand shows them (``discard 9♣``)."""
+    return words.action(str(action))
 
 
-def notation_text(action: Action) -> Text:
-    """An action in the notation, its cards as the hand shows them (``add 2 7♥ low``)."""
-    if isinstance(action, Meld):
-        return Text("meld ").append_text(cards_text(action.cards))
-    if isinstance(action, Add):
-        out = Text(f"add {action.meld + 1} ").append_text(card_text(action.card))
-        return out.append(f" {action.place.word}") if action.place else out
-    if isinstance(action, Discard):
-        return Text("discard ").append_text(card_text(action.card))
-    return Text(str(action))
+def place_choice(card: Card, meld: int, place: Place) -> str:
+    """Adding ``card`` to meld ``meld`` (0-based) at ``place``, in words (a dialog's option)."""
+    return t(f"action.add.{place.word}", card=card_label(card), meld=meld + 1)
 
 
 def event_text(view: SeatView, event: SeenEvent) -> Text:
     """One line of the log: who did what, the cards named as in the hand (``Ana: discard 10♦``).
 
     Drawn from the view's events (values), not from its plain-text log; the viewer's
-    own lines are bold and start ``you``.
+    own lines are bold and start with ``you`` in the language in use.
     """
     mine = event.seat == view.seat
-    who = "you" if mine else safe(view.names[event.seat])
-    out = Text(f"{who}: ", style="bold" if mine else "")
+    who = t("tui.you") if mine else safe(view.names[event.seat])
+    line = Text(t("tui.line", who=who, what=event_words(event)), style="bold" if mine else "")
+    return styled_cards(line)
+
+
+_CARD_LABEL = re.compile(r"JK|(?:10|[2-9AJQK])[♣♦♥♠]")
+
+
+def styled_cards(text: Text) -> Text:
+    """The text with each card in it (``10♥``, ``JK``) styled as the hand shows it."""
+    for match in _CARD_LABEL.finditer(text.plain):
+        label = match.group()
+        code = (
+            "JK"
+            if label == "JK"
+            else label[:-1].replace("10", "T") + "CDHS"[SUIT_SYMBOLS.index(label[-1])]
+        )
+        text.stylize(card_style(parse_card(code)), match.start(), match.end())
+    return text
+
+
+def event_words(event: SeenEvent) -> str:
+    """What an event of the log did, in words (without who did it)."""
     a = event.action
     if a is None:
-        out.append(safe(event.note))
-    elif isinstance(a, Draw):
-        out.append("draw")
+        key = f"tui.note.{event.code}"
+        if not event.code or words.words().lookup(key) is None:
+            return safe(event.note)
+        params = {
+            name: card_label(parse_card(str(v))) if name == "card" else v
+            for name, v in event.params
+        }
+        return t(key, **params)
+    if isinstance(a, Draw):
+        return (
+            t("tui.log.draw-card", card=card_label(event.card))
+            if event.card >= 0
+            else t("action.draw")
+        )
+    if isinstance(a, TurnUp):
+        if not event.cards:
+            return t("action.turn-up")
+        shown = card_label(event.cards[0])
         if event.card >= 0:
-            out.append(" ").append_text(card_text(event.card))
-    elif isinstance(a, TurnUp):
-        out.append("turn-up (")
-        if event.cards:
-            out.append("turned up ").append_text(card_text(event.cards[0]))
-        else:
-            out.append(safe(event.note))
-        if event.card >= 0:
-            out.append(", drew ").append_text(card_text(event.card))
-        out.append(")")
-    elif isinstance(a, TakePile):
-        out.append("take-pile (")
+            return t("tui.log.turn-up-draw", card=shown, drawn=card_label(event.card))
+        return t("tui.log.turn-up", card=shown)
+    if isinstance(a, TakePile):
         if len(event.cards) == event.taken:
-            out.append_text(cards_text(event.cards))
-        elif event.cards:
-            out.append(f"{event.taken} cards, top ").append_text(card_text(event.cards[-1]))
-        else:
-            out.append(f"{event.taken} cards")
-        out.append(")")
-    else:
-        out.append_text(notation_text(a))
-    return out
+            return t("tui.log.take-pile", cards=" ".join(card_label(c) for c in event.cards))
+        taken = count("cards.count", event.taken)
+        if event.cards:
+            return t("tui.log.take-pile-top", count=taken, card=card_label(event.cards[-1]))
+        return t("tui.log.take-pile-count", count=taken)
+    return action_text(a)
 
 
 @dataclass(frozen=True)

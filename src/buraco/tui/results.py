@@ -15,24 +15,26 @@ from textual.widgets import Button, Static
 
 from buraco.game import HandResult
 from buraco.tui.render import literal
+from buraco.tui.words import t, word_bindings, words
 
-PARTS = (
-    ("melds", "melds"),
-    ("bonuses", "canastra bonuses"),
-    ("hand", "cards left in hand"),
-    ("pot", "morto"),
-    ("going_out", "going out"),
-    ("cut", "cut"),
-    ("rounding", "rounding"),
-)
-"""The parts of a hand's score, in the order shown."""
 
-ENDINGS = {
-    "going-out": "went out",
-    "stock": "the stock ran out",
-    "blocked": "no one could draw",
-    "resigned": "a player resigned",
-}
+def _bonus_words(kind: object) -> str:
+    key = f"tui.bonus.{kind}"
+    return t(key) if words().lookup(key) is not None else str(kind)
+
+
+PARTS = ("melds", "bonuses", "hand", "pot", "going_out", "cut", "rounding")
+"""The parts of a hand's score, in the order shown (each worded by ``score.<part>``)."""
+
+ENDINGS = ("going-out", "stock", "blocked", "resigned")
+"""How a hand may end (each worded by ``over.ended.<ending>``)."""
+
+
+def ending_words(ended_by: str, went_out: str | None = None) -> str:
+    """How a hand ended, in words; ``went_out`` names the side that went out."""
+    if ended_by not in ENDINGS:
+        return ended_by
+    return t(f"over.ended.{ended_by}", names=went_out or "")
 
 
 def breakdown_table(scores: Sequence[Mapping[str, Any]], sides: Sequence[str]) -> Table:
@@ -44,16 +46,18 @@ def breakdown_table(scores: Sequence[Mapping[str, Any]], sides: Sequence[str]) -
     table.add_column("")
     for name in sides:
         table.add_column(literal(name), justify="right")
-    for key, label in PARTS:
+    for key in PARTS:
         values = [int(s[key]) for s in scores]
         if key in ("cut", "rounding") and not any(values):
             continue
-        table.add_row(Text(label), *(Text(str(v)) for v in values))
-    kinds = [", ".join(map(str, s.get("canastras", []))) or "-" for s in scores]
-    table.add_row(Text("canastras", style="dim"), *(literal(k, style="dim") for k in kinds))
+        table.add_row(Text(t(f"score.{key}")), *(Text(str(v)) for v in values))
+    kinds = [", ".join(_bonus_words(k) for k in s.get("canastras", [])) or "-" for s in scores]
+    table.add_row(
+        Text(t("tui.score.canastras"), style="dim"), *(literal(k, style="dim") for k in kinds)
+    )
     table.add_section()
     table.add_row(
-        Text("hand total", style="bold"),
+        Text(t("score.total"), style="bold"),
         *(Text(str(s["total"]), style="bold") for s in scores),
     )
     return table
@@ -65,14 +69,15 @@ def hands_table(results: Sequence[HandResult], sides: Sequence[str], names: Sequ
     Every cell is text, so a side's name is shown as written, never read as markup.
     """
     table = Table(show_edge=False, pad_edge=False)
-    table.add_column("hand", justify="right")
-    table.add_column("ended")
+    table.add_column(t("tui.hands.hand"), justify="right")
+    table.add_column(t("tui.hands.ended"))
     for name in sides:
         table.add_column(literal(name), justify="right")
     for res in results:
-        ended = ENDINGS.get(res.ended_by, res.ended_by)
         if res.went_out is not None:
-            ended = f"{sides[res.went_out]} out"
+            ended = t("tui.hands.out", names=sides[res.went_out])
+        else:
+            ended = ending_words(res.ended_by)
         table.add_row(
             Text(str(res.number + 1)),
             literal(ended),
@@ -95,22 +100,23 @@ class HandOverScreen(ModalScreen[str]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,n,space", "go_on", "next"),
-        Binding("q", "quit_game", "quit"),
-        Binding("escape", "look", "look at the table"),
+        Binding("enter,n,space", "go_on", "tui.key.go-on"),
+        Binding("q", "quit_game", "tui.key.quit"),
+        Binding("escape", "look", "tui.key.look"),
     ]
 
-    FOOT = "Esc: look at the table first · q: quit (the match is saved)"
-    """The keys line under the button, unless another is given."""
+    FOOT = "tui.over.foot"
+    """The key of the keys line under the button, unless another line is given."""
 
     def __init__(
-        self, title: str, table: Table, button: str = "Next hand", foot: str | None = None
+        self, title: str, table: Table, button: str | None = None, foot: str | None = None
     ) -> None:
         super().__init__()
+        word_bindings(self)
         self.title_text = title
         self.table = table
-        self.button = button
-        self.foot = self.FOOT if foot is None else foot
+        self.button = t("tui.button.next-hand") if button is None else button
+        self.foot = t(self.FOOT) if foot is None else foot
 
     def compose(self) -> ComposeResult:
         """The title, the breakdown and the button."""
@@ -118,7 +124,7 @@ class HandOverScreen(ModalScreen[str]):
             yield Static(literal(self.title_text, "bold", newlines=True), id="hand-title")
             with VerticalScroll():
                 yield Static(self.table, id="breakdown")
-            yield Button(f"{self.button} (Enter)", id="go-on", variant="primary")
+            yield Button(t("tui.button.enter", label=self.button), id="go-on", variant="primary")
             yield Static(Text(self.foot, style="dim"), id="foot")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -143,14 +149,14 @@ class MatchOverScreen(HandOverScreen):
     """The winner and the table of hands; the only way on is to quit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,q", "quit_game", "quit"),
-        Binding("escape", "look", "look at the table"),
+        Binding("enter,q", "quit_game", "tui.key.quit"),
+        Binding("escape", "look", "tui.key.look"),
     ]
 
-    FOOT = "Esc: look at the table"
+    FOOT = "tui.over.foot-match"
 
     def __init__(self, title: str, table: Table) -> None:
-        super().__init__(title, table, button="Quit")
+        super().__init__(title, table, button=t("tui.button.quit"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The button quits."""

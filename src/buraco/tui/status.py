@@ -11,42 +11,36 @@ from textual.widgets import Static
 from buraco.text import safe
 from buraco.tui.render import card_label
 from buraco.tui.table import side_name
+from buraco.tui.words import t
 from buraco.views import SeatView
-
-PHASES = {
-    "draw": "draw",
-    "play": "meld / discard",
-    "top-meld": "meld the top card",
-    "over": "hand over",
-}
-"""The engine's phases in the panel's words."""
 
 
 def status_text(view: SeatView, goal: str) -> Text:
     """The panel's lines for a view; ``goal`` says how the game ends (``Match to 3000``)."""
     out = Text()
     v = view
-    out.append(f"Hand {v.hand_number + 1}", style="bold")
-    out.append(f" · dealer {safe(v.names[v.dealer])}\n")
+    out.append(t("table.hand-number", n=v.hand_number + 1), style="bold")
+    out.append(t("tui.status.dealer", name=safe(v.names[v.dealer])) + "\n")
     if v.turn is None:
-        out.append("Hand over\n", style="bold reverse")
+        out.append(t("table.hand-over") + "\n", style="bold reverse")
     else:
-        who = "You" if v.turn == v.seat else safe(v.names[v.turn])
+        who = t("tui.you.title") if v.turn == v.seat else safe(v.names[v.turn])
         style = "bold reverse" if v.turn == v.seat else "bold"
-        out.append(f"{who}: {PHASES.get(v.phase, v.phase)}", style=style)
+        out.append(t("tui.line", who=who, what=t(f"tui.phase.{v.phase}")), style=style)
         out.append("\n")
     if v.last_turn:
-        out.append("stock out: last turn\n", style="bold")
+        out.append(t("table.last-turn") + "\n", style="bold")
     if v.taken_top is not None and v.phase == "top-meld":
-        out.append(f"meld the pile's top {card_label(v.taken_top)}\n", style="italic")
+        out.append(t("tui.status.top-meld", card=card_label(v.taken_top)) + "\n", style="italic")
     elif v.taken_top is not None and v.options.get("keep_taken_top"):
-        out.append(f"{card_label(v.taken_top)} (pile top) stays\n", style="italic")
-    pots = " ".join(str(p) for p in v.pots) or "none"
-    out.append(f"Mortos left: {pots}\n")
+        out.append(t("tui.status.top-stays", card=card_label(v.taken_top)) + "\n", style="italic")
+    pots = " ".join(str(p) for p in v.pots) or t("tui.status.none")
+    left = t("tui.status.pots", sizes=pots)  # it starts with a term: "mortos left"
+    out.append(left[:1].upper() + left[1:] + "\n")
     if v.hidden_pot:
-        out.append(f"your morto ({v.hidden_pot}) unseen yet\n", style="italic")
+        out.append(t("tui.status.hidden-pot", n=v.hidden_pot) + "\n", style="italic")
     others = [s for s in range(len(v.names)) if s != v.seat]
-    out.append("Cards:")
+    out.append(t("tui.status.cards"))
     for s in others:
         mark = "*" if v.sides[v.side].count(s) else ""
         out.append(f" {safe(v.names[s])}{mark} {v.hand_sizes[s]}")
@@ -56,13 +50,13 @@ def status_text(view: SeatView, goal: str) -> Text:
         line = f" {side_name(v, side)} {v.totals[side]}"
         out.append(line, style="bold" if side == v.side else "")
         if v.vulnerable[side]:
-            out.append(" vuln", style="italic")
+            out.append(" " + t("tui.status.vuln"), style="italic")
         out.append("\n")
     owed = v.requirement[v.side]
     if owed:
         staged = v.detail.staged_value if v.detail is not None else 0
-        so_far = f" ({staged} staged)" if staged else ""
-        out.append(f"Opening owed: {owed}{so_far}\n", style="bold")
+        so_far = t("tui.status.staged", n=staged) if staged else ""
+        out.append(t("tui.status.owed", n=owed) + so_far + "\n", style="bold")
     out.rstrip()
     return out
 

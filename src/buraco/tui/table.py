@@ -15,6 +15,7 @@ from textual.widget import Widget
 
 from buraco.text import safe
 from buraco.tui.render import Flow, card_text, meld_marks, meld_tokens
+from buraco.tui.words import t
 from buraco.views import SeatView
 
 
@@ -69,17 +70,17 @@ class TableView(_ViewWidget):
             return flow
         for side in self.sides_in_order():
             head = Text(side_name(v, side), style="bold underline")
-            head.append(f"  table {v.table_points[side]}", style="")
+            head.append(t("tui.side.table", n=v.table_points[side]), style="")
             if v.requirement[side]:
-                head.append(f"  opening {v.requirement[side]} owed", style="italic")
+                head.append(t("tui.side.owed", n=v.requirement[side]), style="italic")
             if v.vulnerable[side]:
-                head.append("  vulnerable", style="bold")
+                head.append("  " + t("side.vulnerable"), style="bold")
             if v.pot_taken[side]:
-                head.append("  morto taken", style="")
+                head.append("  " + t("side.pot-taken"), style="")
             flow.newline(head)
             melds = v.melds[side]
             if not melds:
-                flow.newline(Text("  no melds yet", style="dim"))
+                flow.newline(Text("  " + t("side.no-melds"), style="dim"))
             for i, m in enumerate(melds):
                 key = side * 1000 + i
                 flow.newline()
@@ -150,15 +151,15 @@ class PileView(_ViewWidget):
         if v is None:
             return flow
         flow.newline()
-        flow.item(Text(f"Stock {v.stock}", style="bold"), STOCK, gap=0)
-        kind = "open" if v.pile_open else "closed"
-        flow.item(Text(f"Pile {v.pile_size} ({kind}):", style="bold"), PILE, gap=3)
+        flow.item(Text(t("table.stock", n=v.stock), style="bold"), STOCK, gap=0)
+        kind = "tui.pile.open" if v.pile_open else "tui.pile.closed"
+        flow.item(Text(t(kind, n=v.pile_size), style="bold"), PILE, gap=3)
         if not v.pile:
-            flow.item(Text("empty", style="dim"), PILE)
+            flow.item(Text(t("table.empty"), style="dim"), PILE)
         if not v.pile_open and v.pile_size > 1:
-            flow.item(Text(f"{v.pile_size - 1} hidden, top", style="dim"), PILE)
+            flow.item(Text(t("tui.pile.hidden", n=v.pile_size - 1), style="dim"), PILE)
         if skip:
-            flow.item(Text(f"{skip} more below", style="dim"), PILE)
+            flow.item(Text(t("tui.pile.below", n=skip), style="dim"), PILE)
         for i, c in enumerate(v.pile):
             if i < skip:
                 continue

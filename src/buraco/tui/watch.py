@@ -20,28 +20,23 @@ from textual.worker import Worker
 from buraco.actions import parse_action
 from buraco.errors import BuracoError
 from buraco.game import Game
+from buraco.i18n import DEFAULT
 from buraco.record import replay
 from buraco.text import safe
 from buraco.tui.app import goal_text
 from buraco.tui.board import Board
 from buraco.tui.help import HelpScreen
-from buraco.tui.render import notation_text, use_colour
+from buraco.tui.render import action_text, use_colour
 from buraco.tui.results import HandOverScreen, breakdown_table, hands_table
 from buraco.tui.table import side_name
+from buraco.tui.words import t, use, word_bindings
 from buraco.views import SeatView, seat_view
 
-WATCH_KEYS: tuple[tuple[str, str], ...] = (
-    ("→ / Space", "next action"),
-    ("←", "previous action"),
-    ("n / p", "next / previous hand"),
-    ("Home / End", "start / end of the record"),
-    ("Tab", "watch from the next seat"),
-    ("a", "play on by itself (again to stop)"),
-    ("+ / -", "slower / faster"),
-    ("r", "the scores of the hands so far"),
-    ("q", "quit"),
+WATCH_KEYS: tuple[str, ...] = tuple(
+    f"tui.help.watch.{name}"
+    for name in ("step", "back", "hands", "ends", "seat", "auto", "pace", "scores", "quit")
 )
-"""The keys of the watcher."""
+"""The keys of the watcher (catalog keys, as :data:`~buraco.tui.help.PLAY_KEYS`)."""
 
 
 class Stepper:
@@ -105,15 +100,15 @@ class Stepper:
         return False
 
     def last_action(self) -> str:
-        """The action just made, as ``seat: action``, its cards named as in the hand."""
+        """The action just made, as ``seat: action`` in words, its cards as in the hand."""
         if self.done == 0:
-            return f"hand {self.hand + 1} dealt"
+            return t("tui.say.dealt", n=self.hand + 1)
         seat, text = self.actions[self.hand][self.done - 1]
         try:
-            shown = notation_text(parse_action(text)).plain
+            shown = action_text(parse_action(text))
         except BuracoError:
             shown = safe(str(text))
-        return f"{safe(self.game.names[seat])}: {shown}"
+        return t("tui.line", who=safe(self.game.names[seat]), what=shown)
 
     def view(self, seat: int) -> SeatView:
         """A seat's full view of the position."""
@@ -132,25 +127,31 @@ class WatchApp(App[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space", "step(1)", "Next", priority=True),
-        Binding("left", "step(-1)", "Back", priority=True),
-        Binding("n", "hand(1)", "Next hand"),
-        Binding("p", "hand(-1)", "Prev hand"),
-        Binding("tab", "seat", "Seat", priority=True),
-        Binding("a", "auto", "Auto"),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("q", "quit", "Quit"),
-        Binding("home", "ends(0)", "Start", show=False, priority=True),
-        Binding("end", "ends(1)", "End", show=False, priority=True),
-        Binding("r", "scores", "Scores", show=False),
-        Binding("plus,equals_sign", "pace(2)", "Slower", show=False),
-        Binding("minus", "pace(0.5)", "Faster", show=False),
+        Binding("right,space", "step(1)", "tui.key.next", priority=True),
+        Binding("left", "step(-1)", "tui.key.back", priority=True),
+        Binding("n", "hand(1)", "tui.key.next-hand"),
+        Binding("p", "hand(-1)", "tui.key.prev-hand"),
+        Binding("tab", "seat", "tui.key.seat", priority=True),
+        Binding("a", "auto", "tui.key.auto"),
+        Binding("question_mark,f1", "help", "tui.key.help"),
+        Binding("q", "quit", "tui.key.quit"),
+        Binding("home", "ends(0)", "tui.key.start", show=False, priority=True),
+        Binding("end", "ends(1)", "tui.key.end", show=False, priority=True),
+        Binding("r", "scores", "tui.key.scores", show=False),
+        Binding("plus,equals_sign", "pace(2)", "tui.key.slower", show=False),
+        Binding("minus", "pace(0.5)", "tui.key.faster", show=False),
     ]
+    """The keys; each description is a catalog key, worded in the language in use."""
 
-    def __init__(self, data: dict[str, Any], seat: int = 0, pace: float = 0.5) -> None:
+    def __init__(
+        self, data: dict[str, Any], seat: int = 0, pace: float = 0.5, lang: str = DEFAULT
+    ) -> None:
+        stepper = Stepper(data)
+        use(lang, stepper.game.rules.preset)
         super().__init__()
+        word_bindings(self)
         use_colour(not self.no_color)
-        self.stepper = Stepper(data)
+        self.stepper = stepper
         self.seat = seat % self.stepper.game.players
         self.pace = pace
         self._auto: Worker[None] | None = None
@@ -173,21 +174,27 @@ class WatchApp(App[None]):
         r = g.rules
         view = st.view(self.seat)
         name = safe(g.names[self.seat])
-        title = f"buraco replay · {r.preset} · {r.players} players · watching {name}"
+        title = t("tui.title.replay", preset=r.preset, players=r.players, name=name)
         self.query_one("#title", Static).update(
             Text(safe(title), no_wrap=True, overflow="ellipsis")
         )
         goal = goal_text(r, g.match)
-        self.query_one(Board).show(view, goal, f"{name}'s hand")
-        where = (
-            f"hand {st.hand + 1}/{len(st.actions)} · action {st.done}/{len(st.actions[st.hand])}"
+        self.query_one(Board).show(view, goal, t("tui.hand.of", name=name))
+        where = t(
+            "tui.replay.where",
+            hand=st.hand + 1,
+            hands=len(st.actions),
+            step=st.done,
+            steps=len(st.actions[st.hand]),
         )
         if st.at_end:
-            where += " · end of the record"
+            where += t("tui.replay.end")
         where += f" · {st.last_action()}"
         if g.is_hand_over():
-            totals = " · ".join(f"{side_name(view, s)} {t}" for s, t in enumerate(view.totals))
-            where += f" · hand over: {totals}"
+            totals = " · ".join(
+                f"{side_name(view, s)} {total}" for s, total in enumerate(view.totals)
+            )
+            where += t("tui.replay.over", totals=totals)
         self.query_one("#message", Static).update(
             Text(safe(where), overflow="ellipsis", no_wrap=True)
         )
@@ -256,12 +263,12 @@ class WatchApp(App[None]):
         sides = [side_name(view, s) for s in range(len(view.totals))]
         if g.is_hand_over() and view.scores:
             table = breakdown_table(view.scores, sides)
-            title = f"Hand {view.hand_number + 1}"
+            title = t("table.hand-number", n=view.hand_number + 1)
         else:
             table = hands_table(g.results, sides, g.names)
-            title = "Hands so far"
-        foot = "Enter or Esc: back to the record · q: quit the replay"
-        screen = HandOverScreen(title, table, button="Close", foot=foot)
+            title = t("tui.scores.hands")
+        foot = t("tui.replay.foot")
+        screen = HandOverScreen(title, table, button=t("tui.button.close"), foot=foot)
         self.push_screen(screen, self._scores_closed)
 
     def _scores_closed(self, result: str | None) -> None:
