@@ -194,6 +194,17 @@ class Words:
 
         return _FIELD.sub(fill, text)
 
+    def get(self, key: str, default: str, **params: object) -> str:
+        """The text of ``key`` with its parameters, or ``default`` when the catalogs lack it.
+
+        For keys built from a value the catalogs may not word (an option, a code).
+        """
+        return self(key, **params) if self.lookup(key) is not None else default
+
+    def preset_name(self, name: str) -> str:
+        """A preset's name in this language (``buraco aberto (Brasil)``), else its identifier."""
+        return self.get(f"preset.{name}", name)
+
     def count(self, key: str, n: int, **params: object) -> str:
         """A text that depends on a count, with ``{n}`` the count.
 
@@ -229,8 +240,7 @@ class Words:
         shown: dict[str, object] = {}
         for name, value in refusal.params.items():
             shown[name] = self._param(name, value)
-        key = f"refusal.{refusal.code}"
-        return self(key, **shown) if self.lookup(key) is not None else refusal.message
+        return self.get(f"refusal.{refusal.code}", refusal.message, **shown)
 
     def _param(self, name: str, value: object) -> object:
         if isinstance(value, list):
@@ -242,7 +252,7 @@ class Words:
             if name == "allowed":
                 return " ".join(self(f"card.rank.{r}.short") for r in "".join(items))
             if name == "presets":
-                return ", ".join(self._preset(p) for p in items)
+                return ", ".join(self.preset_name(p) for p in items)
             return (" / " if name == "counts" else ", ").join(items)
         if name in ("card", "top"):
             return self.card(str(value))
@@ -253,10 +263,8 @@ class Words:
         if name == "allowed":
             return " ".join(self(f"card.rank.{r}.short") for r in str(value))
         if name == "option":
-            return f"“{self(f'option.{value}')}”" if self.lookup(f"option.{value}") else value
+            known = self.lookup(f"option.{value}") is not None
+            return f"“{self(f'option.{value}')}”" if known else value
         if name == "preset":
-            return self._preset(str(value))
+            return self.preset_name(str(value))
         return value
-
-    def _preset(self, name: str) -> str:
-        return self(f"preset.{name}") if self.lookup(f"preset.{name}") is not None else name

@@ -73,7 +73,7 @@ from buraco.tui.results import (
     ending_words,
     hands_table,
 )
-from buraco.tui.table import STOCK, PileView, TableView, side_name
+from buraco.tui.table import STOCK, PileView, TableView, side_name, side_sizes, totals_text
 from buraco.tui.words import count, refusal, t, use, word_bindings
 
 PACES = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
@@ -674,7 +674,7 @@ class PlayApp(App[Path | None]):
         res = c.results()[-1]
         went_out = sides[res.went_out] if res.went_out is not None else None
         ended = ending_words(res.ended_by, went_out)
-        totals = " · ".join(f"{sides[s]} {total}" for s, total in enumerate(v.totals))
+        totals = totals_text(v)
         title = t("tui.over.hand", n=v.hand_number + 1, ended=ended, totals=totals)
         button = t("tui.button.result" if c.match_over else "tui.button.next-hand")
         table = breakdown_table(v.scores or (), sides)
@@ -713,14 +713,15 @@ class PlayApp(App[Path | None]):
         c = self.controller
         v = c.view()
         sides = [side_name(v, s) for s in range(len(v.totals))]
-        totals = " · ".join(f"{sides[s]} {total}" for s, total in enumerate(v.totals))
+        totals = totals_text(v)
         if c.winner is None:
             title = t("tui.over.game", totals=totals)
         elif c.winner == v.side:
             title = t("tui.over.you-win", totals=totals)
         else:
-            title = t("tui.over.they-win", names=sides[c.winner], totals=totals)
-        table = hands_table(c.results(), sides, c.names)
+            size = side_sizes(v)[c.winner]
+            title = count("tui.over.they-win", size, names=sides[c.winner], totals=totals)
+        table = hands_table(c.results(), sides, side_sizes(v))
         self.push_screen(MatchOverScreen(title, table), self._match_closed)
 
     @guarded
@@ -737,7 +738,7 @@ class PlayApp(App[Path | None]):
         c = self.controller
         v = c.view()
         sides = [side_name(v, s) for s in range(len(v.totals))]
-        table = hands_table(c.results(), sides, c.names)
+        table = hands_table(c.results(), sides, side_sizes(v))
         title = t("tui.scores.title" if c.results() else "tui.scores.none")
         foot = t("tui.scores.foot")
         screen = HandOverScreen(title, table, button=t("tui.button.close"), foot=foot)

@@ -43,7 +43,8 @@ PLAY_KEYS: tuple[str, ...] = tuple(
         "help",
     )
 )
-"""The keys of ``buraco play``: each entry's key words what it does, ``<key>.key`` the keys."""
+"""The keys of ``buraco play``, as catalog keys: ``<key>`` says what it does, ``<key>.key``
+names the keys."""
 
 
 def keys_table(keys: Sequence[str]) -> Table:
@@ -64,10 +65,14 @@ def options_table(rules: Rules) -> Table:
     table.add_column(t("tui.help.meaning"))
     known = words().lookup
     for name, value, meaning in describe(rules):
-        label = f"{name}: {t(f'option.{name}')}" if known(f"option.{name}") else name
-        if known(f"option.{name}.help"):
-            meaning = t(f"option.{name}.help")
-        table.add_row(literal(label), literal(value), literal(meaning))
+        if name == "players":  # not a rule option of the page's: the terminal words it
+            label = f"{name}: " + t("tui.help.players")
+            meaning = t("tui.help.players.help")
+        else:
+            label = f"{name}: {t(f'option.{name}')}" if known(f"option.{name}") else name
+            meaning = words().get(f"option.{name}.help", meaning)
+        shown = {"True": t("tui.value.true"), "False": t("tui.value.false")}.get(value, value)
+        table.add_row(literal(label), literal(shown), literal(meaning))
     return table
 
 

@@ -137,9 +137,8 @@ def meld_marks(m: MeldView) -> Text:
         t("meld.clean" if m.clean else "meld.dirty"), style=STYLES["clean"] if m.clean else "dim"
     )
     if m.canastra:
-        kind = (
-            t(f"tui.bonus.{m.bonus}") if m.bonus else t("meld.clean" if m.clean else "meld.dirty")
-        )
+        plain = t("meld.clean" if m.clean else "meld.dirty")
+        kind = words.words().get(f"tui.bonus.{m.bonus}", m.bonus) if m.bonus else plain
         style = "bold reverse" if m.bonus_points >= 500 else "bold"
         out.append(" ")
         out.append(
@@ -237,14 +236,11 @@ def event_words(event: SeenEvent) -> str:
     """What an event of the log did, in words (without who did it)."""
     a = event.action
     if a is None:
-        key = f"tui.note.{event.code}"
-        if not event.code or words.words().lookup(key) is None:
-            return safe(event.note)
         params = {
             name: card_label(parse_card(str(v))) if name == "card" else v
             for name, v in event.params
         }
-        return t(key, **params)
+        return words.words().get(f"tui.note.{event.code}", safe(event.note), **params)
     if isinstance(a, Draw):
         return (
             t("tui.log.draw-card", card=card_label(event.card))

@@ -15,12 +15,11 @@ from textual.widgets import Button, Static
 
 from buraco.game import HandResult
 from buraco.tui.render import literal
-from buraco.tui.words import t, word_bindings, words
+from buraco.tui.words import count, t, word_bindings, words
 
 
 def _bonus_words(kind: object) -> str:
-    key = f"tui.bonus.{kind}"
-    return t(key) if words().lookup(key) is not None else str(kind)
+    return words().get(f"tui.bonus.{kind}", str(kind))
 
 
 PARTS = ("melds", "bonuses", "hand", "pot", "going_out", "cut", "rounding")
@@ -63,8 +62,10 @@ def breakdown_table(scores: Sequence[Mapping[str, Any]], sides: Sequence[str]) -
     return table
 
 
-def hands_table(results: Sequence[HandResult], sides: Sequence[str], names: Sequence[str]) -> Table:
+def hands_table(results: Sequence[HandResult], sides: Sequence[str], sizes: Sequence[int]) -> Table:
     """Every hand of the match: how it ended, each side's score and the running totals.
+
+    ``sides`` are the sides' names and ``sizes`` their numbers of players.
 
     Every cell is text, so a side's name is shown as written, never read as markup.
     """
@@ -75,7 +76,7 @@ def hands_table(results: Sequence[HandResult], sides: Sequence[str], names: Sequ
         table.add_column(literal(name), justify="right")
     for res in results:
         if res.went_out is not None:
-            ended = t("tui.hands.out", names=sides[res.went_out])
+            ended = count("tui.hands.out", sizes[res.went_out], names=sides[res.went_out])
         else:
             ended = ending_words(res.ended_by)
         table.add_row(

@@ -7,7 +7,7 @@ terminal's ``tui.rules.*``), in the language in use.
 >>> from buraco.rules import make_rules
 >>> lines = rules_summary(make_rules("fechado", players=2))
 >>> lines[0]
-'closed buraco (Brazil) — 2 players (source: 001 §Buraco Fechado)'
+'Closed buraco (Brazil) — 2 players (source: 001 §Buraco Fechado)'
 >>> "The pile is closed: only its top card is shown." in lines
 True
 """
@@ -15,12 +15,17 @@ True
 from __future__ import annotations
 
 from buraco.rules import PRESETS, Rules
-from buraco.tui.words import t
+from buraco.tui.words import sentence, t
 
 
 def _ranks(text: str) -> str:
     if len(text) >= 13:
         return t("rules.any-rank")
+    if len(text) == 12:
+        missing = [r for r in "A23456789TJQK" if r not in text]
+        return t(
+            "tui.rules.any-rank-but", ranks=" ".join(t(f"card.rank.{r}.short") for r in missing)
+        )
     return " ".join(t(f"card.rank.{r}.short") for r in text)
 
 
@@ -98,4 +103,4 @@ def rules_summary(r: Rules) -> list[str]:
         lines.append(t("rules.match-hands", n=r.match_hands))
     else:
         lines.append(t("rules.match-target", n=r.target))
-    return lines
+    return [sentence(line) for line in lines]

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from buraco.text import safe
 from buraco.tui.render import card_label
 from buraco.tui.table import side_name
-from buraco.tui.words import t
+from buraco.tui.words import sentence, t
 from buraco.views import SeatView
 
 
@@ -35,8 +35,7 @@ def status_text(view: SeatView, goal: str) -> Text:
     elif v.taken_top is not None and v.options.get("keep_taken_top"):
         out.append(t("tui.status.top-stays", card=card_label(v.taken_top)) + "\n", style="italic")
     pots = " ".join(str(p) for p in v.pots) or t("tui.status.none")
-    left = t("tui.status.pots", sizes=pots)  # it starts with a term: "mortos left"
-    out.append(left[:1].upper() + left[1:] + "\n")
+    out.append(sentence(t("tui.status.pots", sizes=pots)) + "\n")
     if v.hidden_pot:
         out.append(t("tui.status.hidden-pot", n=v.hidden_pot) + "\n", style="italic")
     others = [s for s in range(len(v.names)) if s != v.seat]

@@ -28,6 +28,16 @@ def side_name(view: SeatView, side: int) -> str:
     return " & ".join(safe(view.names[s]) for s in seats)
 
 
+def totals_text(view: SeatView) -> str:
+    """Each side's match total, ``You & Bia 120 · Ana & Caio 90``."""
+    return " · ".join(f"{side_name(view, s)} {total}" for s, total in enumerate(view.totals))
+
+
+def side_sizes(view: SeatView) -> list[int]:
+    """How many players each side has."""
+    return [len(view.sides[s]) for s in range(len(view.totals))]
+
+
 class _ViewWidget(Widget):
     """A widget drawn from the latest view it was shown."""
 

@@ -28,7 +28,7 @@ from buraco.tui.board import Board
 from buraco.tui.help import HelpScreen
 from buraco.tui.render import action_text, use_colour
 from buraco.tui.results import HandOverScreen, breakdown_table, hands_table
-from buraco.tui.table import side_name
+from buraco.tui.table import side_name, side_sizes, totals_text
 from buraco.tui.words import t, use, word_bindings
 from buraco.views import SeatView, seat_view
 
@@ -191,10 +191,7 @@ class WatchApp(App[None]):
             where += t("tui.replay.end")
         where += f" · {st.last_action()}"
         if g.is_hand_over():
-            totals = " · ".join(
-                f"{side_name(view, s)} {total}" for s, total in enumerate(view.totals)
-            )
-            where += t("tui.replay.over", totals=totals)
+            where += t("tui.replay.over", totals=totals_text(view))
         self.query_one("#message", Static).update(
             Text(safe(where), overflow="ellipsis", no_wrap=True)
         )
@@ -265,7 +262,7 @@ class WatchApp(App[None]):
             table = breakdown_table(view.scores, sides)
             title = t("table.hand-number", n=view.hand_number + 1)
         else:
-            table = hands_table(g.results, sides, g.names)
+            table = hands_table(g.results, sides, side_sizes(view))
             title = t("tui.scores.hands")
         foot = t("tui.replay.foot")
         screen = HandOverScreen(title, table, button=t("tui.button.close"), foot=foot)

@@ -60,6 +60,11 @@ def count(key: str, n: int, **params: object) -> str:
     return _current.count(key, n, **params)
 
 
+def sentence(text: str) -> str:
+    """The text with its first letter a capital (a line that starts with a term: "mortos")."""
+    return text[:1].upper() + text[1:]
+
+
 def refusal(r: Refusal) -> str:
     """An engine's refusal in the language in use."""
     return _current.refusal(r)
