@@ -8,7 +8,6 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from buraco.notes import NOTES
@@ -19,22 +18,11 @@ from buraco.server.app import create_app
 from buraco.server.errors import MESSAGES
 from buraco.server.settings import Settings
 from buraco.tournament.event import MOVEMENTS
+from catalogkit import assert_translated, placeholders_of
 
 WEB = Path(str(files("buraco.server").joinpath("web")))
 KEY = re.compile(r'"([a-z]+(?:\.[a-z0-9@-]+)+)"')
 PLURAL = re.compile(r'\btn\(\s*"([a-z0-9.-]+)"')
-TERM = re.compile(r"\{@(\w+)\}")
-
-
-def catalog(tag: str) -> dict[str, tuple[str, str]]:
-    """key -> (English, translation) as the file holds them (an empty translation kept)."""
-    name = "messages.pot" if tag == "en" else f"{i18n.LANGUAGES[tag]}.po"
-    with files("buraco").joinpath("locales", name).open("rb") as f:
-        return {
-            m.context: (str(m.id), str(m.string or ""))
-            for m in read_po(f)
-            if m.context and isinstance(m.id, str)
-        }
 
 
 def page_source() -> str:
@@ -42,23 +30,7 @@ def page_source() -> str:
 
 
 def test_every_language_translates_every_key_with_the_same_parameters() -> None:
-    template = catalog("en")
-    assert len(template) > 300
-    for tag in i18n.LANGUAGES:
-        if tag == "en":
-            continue
-        translated = catalog(tag)
-        assert set(translated) == set(template), f"{tag}: keys differ from messages.pot"
-        for key, (english, text) in translated.items():
-            assert english == template[key][0], f"{tag} {key}: msgid is not the template's"
-            assert text, f"{tag} has no translation of {key}"
-            assert placeholders_of(text) == placeholders_of(english), f"{tag} {key}: {text!r}"
-            for term in TERM.findall(text):
-                assert f"term.{term}" in template, f"{tag} {key}: no term.{term}"
-
-
-def placeholders_of(text: str) -> set[str]:
-    return {name for name in placeholders(text) if not name.startswith("@")}
+    assert_translated("messages", 300)
 
 
 def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:

@@ -5,7 +5,6 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 from textual.binding import Binding
 from textual.widgets import Footer, Static
 from typer.testing import CliRunner
@@ -15,7 +14,6 @@ from buraco.cards import parse_cards
 from buraco.cli import app as cli
 from buraco.cli.play import make_app
 from buraco.i18n import LANGUAGES, Words, from_environment, messages
-from buraco.refusals import placeholders
 from buraco.rules import PRESETS
 from buraco.tui import app as app_module
 from buraco.tui import board, choice, hand, results, watch, words
@@ -23,6 +21,7 @@ from buraco.tui import help as help_module
 from buraco.tui.app import PlayApp
 from buraco.tui.controller import Controller
 from buraco.tui.help import HelpScreen
+from catalogkit import assert_translated, catalog
 from tui.driver import screen_text, settle, stacked
 
 TUI = Path(str(files("buraco.tui")))
@@ -30,19 +29,6 @@ LITERAL_KEY = re.compile(
     r'"((?:tui|score|over|table|side|meld|action|refusal|term|card|cards|'
     r'hand|rules|preset|option)\.[a-z0-9@.-]+)"'
 )
-TERM = re.compile(r"\{@(\w+)\}")
-
-
-def catalog(tag: str) -> dict[str, tuple[str, str]]:
-    """The terminal catalog of a language: key -> (English, translation) as the file holds them."""
-    locale = LANGUAGES[tag]
-    name = f"{locale}.po" if locale else "messages.pot"
-    with files("buraco").joinpath("locales", "terminal", name).open("rb") as f:
-        return {
-            m.context: (str(m.id), str(m.string or ""))
-            for m in read_po(f)
-            if m.context and isinstance(m.id, str)
-        }
 
 
 def source() -> str:
@@ -50,24 +36,7 @@ def source() -> str:
 
 
 def test_every_language_translates_every_terminal_key_with_the_same_parameters() -> None:
-    template = catalog("en")
-    assert len(template) > 200
-    shared = messages("en")
-    for tag in LANGUAGES:
-        if tag == "en":
-            continue
-        translated = catalog(tag)
-        assert set(translated) == set(template), f"{tag}: keys differ from messages.pot"
-        for key, (english, text) in translated.items():
-            assert english == template[key][0], f"{tag} {key}: msgid is not the template's"
-            assert text, f"{tag} has no translation of {key}"
-            assert placeholders_of(text) == placeholders_of(english), f"{tag} {key}: {text!r}"
-            for term in TERM.findall(text):
-                assert f"term.{term}" in shared, f"{tag} {key}: no term.{term}"
-
-
-def placeholders_of(text: str) -> set[str]:
-    return {name for name in placeholders(text) if not name.startswith("@")}
+    assert_translated("terminal", 200)
 
 
 def test_every_key_the_terminal_asks_for_is_in_every_language() -> None:
@@ -121,7 +90,7 @@ def test_every_terminal_key_is_used() -> None:
         "tui.hand.selected.",
         "tui.key.",
     )
-    for key in catalog("en"):
+    for key in catalog("en", "terminal"):
         bare = key.split("@")[0]
         if bare.endswith((".one", ".other")):  # asked for by count(), without the form
             bare = bare.rsplit(".", 1)[0]
@@ -133,7 +102,7 @@ def test_every_terminal_key_is_used() -> None:
 
 
 def test_every_key_binding_of_the_terminal_is_named_from_the_catalog() -> None:
-    template = catalog("en")
+    template = catalog("en", "terminal")
     found = 0
     for module in (app_module, board, choice, hand, help_module, results, watch):
         for value in vars(module).values():
