@@ -12,8 +12,12 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from buraco.server import accounts
 from buraco.server.routes import COOKIE
 from buraco.server.settings import Settings
+
+SHIPPED_HASHER = accounts._HASHER
+"""The server's own password hasher, as imported (the server tests' fixtures lighten it)."""
 
 
 @dataclass

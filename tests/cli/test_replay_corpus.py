@@ -38,8 +38,9 @@ TIME_BOUND = 10.0
 
 
 def base_record() -> dict[str, Any]:
-    """A real two-player hand of aberto, played to its end by greedy bots."""
-    game = Game("aberto", players=2, seed=11, match=False, names=["Ana", "Bia"])
+    """A real two-player hand of aberto, played to its end by greedy bots: a short one (108
+    actions), as each of the ~800 mutations replays it."""
+    game = Game("aberto", players=2, seed=35, match=False, names=["Ana", "Bia"])
     play_hand(game, [make_bot("greedy", seed=s) for s in range(2)])
     record: dict[str, Any] = game.record()
     return record
@@ -117,7 +118,7 @@ def corpus() -> Iterator[tuple[str, str]]:
     actions = [*record["hands"][0]["actions"], [0, "draw"]]
     yield "an action after the end", json.dumps(replaced(record, ("hands", 0, "actions"), actions))
     yield "an unknown field", json.dumps({**record, "extra": 1})
-    yield "NaN", text.replace('"seed": 11', '"seed": NaN')
+    yield "NaN", text.replace('"seed": 35', '"seed": NaN')
     yield "not UTF-8", text[:20] + "\udcff"
 
 

@@ -18,12 +18,25 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server extra is not installed")
 
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
+from buraco.server import accounts
 from buraco.server.app import create_app
 from serverkit import Server, make_settings
 
 PG = os.environ.get("BURACO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(autouse=True)
+def _light_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Argon2id at its lightest for the servers these tests run in this process: a shipped
+    hash takes a tenth of a second, and the tests register and sign in hundreds of times.
+    ``test_accounts`` checks the shipped one (``serverkit.SHIPPED_HASHER``); servers in
+    other processes keep it."""
+    light = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    monkeypatch.setattr(accounts, "_HASHER", light)
+    monkeypatch.setattr(accounts, "_DUMMY", light.hash("a password no account has"))
 
 
 def _admin(sql: str) -> None:

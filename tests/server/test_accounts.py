@@ -20,7 +20,16 @@ from buraco.server import accounts
 from buraco.server.accounts import DELETED, name_key
 from buraco.server.app import create_app
 from buraco.server.routes import COOKIE
-from serverkit import Player, Server, make_settings, my_turn, receive, until, wait_for
+from serverkit import (
+    SHIPPED_HASHER,
+    Player,
+    Server,
+    make_settings,
+    my_turn,
+    receive,
+    until,
+    wait_for,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -281,6 +290,18 @@ def test_new_guests_and_accounts_are_limited_per_address(tmp_path: Path) -> None
         ]
         assert [m.status_code for m in made] == [201, 201, 429]
         assert made[-1].json()["error"]["params"]["what"] == "register"
+
+
+def test_passwords_are_hashed_with_argon2id_at_rfc_9106_low_memory() -> None:
+    # the tests run their servers with a lighter hasher (conftest); the shipped one is this
+    from argon2 import Type
+    from argon2.profiles import RFC_9106_LOW_MEMORY
+
+    assert SHIPPED_HASHER.type is Type.ID
+    params = (SHIPPED_HASHER.time_cost, SHIPPED_HASHER.memory_cost, SHIPPED_HASHER.parallelism)
+    low = RFC_9106_LOW_MEMORY
+    assert params == (low.time_cost, low.memory_cost, low.parallelism)
+    assert SHIPPED_HASHER.hash("a long password").startswith("$argon2id$v=19$m=65536,t=3,p=4$")
 
 
 def test_an_unknown_name_costs_a_password_check_too(

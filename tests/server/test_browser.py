@@ -864,6 +864,9 @@ def test_melding_and_adding_by_clicks_in_each_language(
     else:
         melds = page.locator(".side.own .meld").all_inner_texts()
         pytest.fail(f"no meld and add came up in 40 turns (melded: {melds})")
+    assert page.locator("html").get_attribute("lang") == locale
+    if locale in ("es", "en"):
+        return  # the hand's end is worded in Portuguese and Italian below, English elsewhere
     # then on to the hand's end (the bot goes out, or the stock runs out), still by clicks
     whose, over = page.locator("#whose"), page.locator("#hand-over")
     ended = i18n.messages(locale)["table.hand-over"]

@@ -167,3 +167,18 @@ def screen_text(app: App[Any]) -> str:
     """The screen's text (from an SVG screenshot)."""
     svg = app.export_screenshot()
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
+async def screen_showing(
+    pilot: Pilot_, app: App[Any], words: Sequence[str], rounds: int = 200
+) -> str:
+    """The screen's text once it shows every one of ``words`` (the footer redraws its keys a
+    moment after the bots stop); after ``rounds`` pauses, the text as it is, for the caller's
+    assertions to name what is missing."""
+    text = screen_text(app)
+    for _ in range(rounds):
+        if all(word in text for word in words):
+            break
+        await pilot.pause(0.01)
+        text = screen_text(app)
+    return text

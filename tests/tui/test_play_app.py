@@ -29,6 +29,7 @@ from tui.driver import (
     keys_at_once,
     perform,
     play_hand_directly,
+    screen_showing,
     screen_text,
     settle,
     short_rules,
@@ -335,7 +336,7 @@ async def test_three_sides_fit_an_80_by_24_terminal(
         for selector in ("#title", "#pile", "#status", "#log", "#hand", "#message", "#command"):
             region = app.screen.query_one(selector).region
             assert region.height >= 1 and region.right <= 80 and region.bottom <= 24, selector
-        text = screen_text(app)
+        text = await screen_showing(pilot, app, ("Your hand", "Quit"))
         assert "Your hand" in text and "Quit" in text
         hand = app.hand
         assert hand.region.height >= len(hand.lay_out(hand.content_size.width).lines)
@@ -605,7 +606,7 @@ async def test_a_long_refusal_is_read_whole_at_80_columns(tmp_path: Path) -> Non
         assert " ".join(" ".join(shown).split()) == app.message
         assert "followed by a suit (C D H S)" in " ".join(shown) and "JK" in shown[-1]
         # the command line and the keys are still on screen below it
-        screen = screen_text(app)
+        screen = await screen_showing(pilot, app, ("discard 1C", "Help"))
         assert "discard 1C" in screen and "Help" in screen
         # a short message takes one line again; one longer than the bar ends in '…'
         await pilot.press("escape", "d")

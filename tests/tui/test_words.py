@@ -22,7 +22,7 @@ from buraco.tui.app import PlayApp
 from buraco.tui.controller import Controller
 from buraco.tui.help import HelpScreen
 from catalogkit import assert_translated, catalog
-from tui.driver import screen_text, settle, stacked
+from tui.driver import screen_showing, screen_text, settle, stacked
 
 TUI = Path(str(files("buraco.tui")))
 LITERAL_KEY = re.compile(
@@ -168,8 +168,7 @@ async def test_a_game_in_portuguese_is_worded_in_portuguese(tmp_path: Path) -> N
     app = PlayApp(c, pace=0, lang="pt-BR")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        text = screen_text(app)
-        for said in (
+        shown = (
             "Sua mão",
             "Mortos restantes",
             "Monte",
@@ -177,7 +176,9 @@ async def test_a_game_in_portuguese_is_worded_in_portuguese(tmp_path: Path) -> N
             "Comprar",
             "Sair",
             "sua vez: d comprar",
-        ):
+        )
+        text = await screen_showing(pilot, app, shown)
+        for said in shown:
             assert said in text, said
         assert c.human_to_move
         await pilot.press("x")  # a discard before drawing: the engine's refusal, in Portuguese
@@ -196,8 +197,9 @@ async def test_a_game_of_italiano_in_italian_says_pozzetto_and_burraco(tmp_path:
     app = PlayApp(c, pace=0, lang="it")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        text = screen_text(app)
-        for said in ("Le tue carte", "Pozzetti rimasti", "Tallone", "Scarti", "Pesca", "Esci"):
+        shown = ("Le tue carte", "Pozzetti rimasti", "Tallone", "Scarti", "Pesca", "Esci")
+        text = await screen_showing(pilot, app, shown)
+        for said in shown:
             assert said in text, said
         assert "morto" not in text.lower()
         footer = app.query_one(Footer)
