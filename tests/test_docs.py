@@ -1,5 +1,6 @@
 """The documentation agrees with the engine: option defaults, and the README's commands."""
 
+import json
 import re
 from pathlib import Path
 
@@ -83,3 +84,46 @@ def test_the_docs_give_each_whole_number_options_bounds() -> None:
 
 # options whose largest value other options must make room for (a pack big enough, ...)
 _CROSS_CHECKED = {"hand_size", "stock_reserve", "jokers_per_deck", "decks"}
+
+
+def _signed(x: float) -> str:
+    return f"{'−' if round(x) < 0 else '+'}{abs(round(x))}"
+
+
+def test_the_mcts_gauntlet_table_is_the_saved_rows_and_every_row_holds() -> None:
+    # issue 18: "its full table for heuristic and mcts is in docs/bots.md with every row holding"
+    from buraco.arena.gauntlet import HOLDS, gauntlet_rows, load_saved
+
+    saved = load_saved(ROOT / "docs" / "data" / "gauntlet-mcts.jsonl")
+    rows = gauntlet_rows("mcts", 40, seed=0)
+    assert len(rows) == 87
+    played = {"bot": "mcts", "base": None, "deals": 40, "seed": 0}
+    wanted = {
+        json.dumps(
+            {**played, "preset": r.preset, "players": r.players, "exploit": r.exploit},
+            sort_keys=True,
+        )
+        for r in rows
+    }
+    assert set(saved) == wanted
+    by_row = {(g.preset, g.players, g.exploit): g for g in saved.values()}
+    assert all(g.verdict == HOLDS for g in by_row.values())
+    text = (ROOT / "docs" / "bots.md").read_text()
+    table = text[text.index("All 87 rows are played, and every one holds") :]
+    table = table[table.index("| preset |") : table.index("\n\n", table.index("| preset |"))]
+    lines = table.splitlines()
+    exploits = [h.strip(" `") for h in lines[0].split("|")[3:-1]]
+    cells = 0
+    for line in lines[2:]:
+        preset, players, *shown = (c.strip() for c in line.split("|")[1:-1])
+        for exploit, cell in zip(exploits, shown, strict=True):
+            g = by_row.get((preset, int(players), exploit))
+            if g is None:
+                assert cell == "—", (preset, players, exploit)
+                continue
+            o, d = g.outcome, g.diff
+            assert d.low is not None and d.high is not None
+            wl = f"{o.wins}–{o.losses}" + (f"–{o.ties}" if o.ties else "")
+            assert cell == f"{wl}, {_signed(d.mean)} ({_signed(d.low)}…{_signed(d.high)})"
+            cells += 1
+    assert cells == 87
