@@ -10,8 +10,23 @@ from typing import Any
 
 import pytest
 
-from buraco import Game, IllegalAction, RulesError
-from buraco.actions import DRAW, TAKE_PILE, Action, Add, Discard, Meld, MoveWild, Place, TurnUp
+from buraco import BuracoError, Game, IllegalAction, RulesError, WordedError
+from buraco.actions import (
+    DRAW,
+    FORMS,
+    MAX_MELD_NUMBER,
+    MAX_TEXT,
+    TAKE_PILE,
+    Action,
+    Add,
+    Discard,
+    Draw,
+    Meld,
+    MoveWild,
+    Place,
+    TurnUp,
+    parse_action,
+)
 from buraco.bots import make_bot
 from buraco.bots.play import play_one
 from buraco.cards import N_CODES
@@ -183,12 +198,47 @@ def test_every_refusal_in_play_has_exactly_its_templates_parameters(preset: str)
     assert len(seen) >= 12, sorted(seen)
 
 
-def test_text_that_is_no_action_is_refused_as_notation_with_the_parser_text() -> None:
+def test_text_that_is_no_action_is_refused_by_the_notation_with_what_was_typed() -> None:
+    # typed text is a person's: its refusal is data (a code of the rule notation and the
+    # text quoted), worded by each front end; a wrong value is a program's, in English
     game = Game("aberto", players=2, seed=3)
-    refusal = game.refusal("discard ZZ")
+    before = game.record()
+    cases = {
+        "discard ZZ": ("notation.card", {"given": "'ZZ'"}),
+        "": ("notation.empty", {"forms": FORMS}),
+        "dance": ("notation.unknown", {"given": "'dance'", "forms": FORMS}),
+        "draw 3H": ("notation.no-cards", {"text": "'draw 3H'", "verb": "draw"}),
+        "meld": ("notation.meld-cards", {"text": "'meld'"}),
+        "discard 3H 4H": ("notation.discard-one", {"text": "'discard 3H 4H'"}),
+        "add 1": ("notation.add-form", {"text": "'add 1'"}),
+        "add 1 JK up": ("notation.placement", {"text": "'add 1 JK up'", "given": "'up'"}),
+        "move 1 left": ("notation.move-form", {"text": "'move 1 left'"}),
+        "add 0 3H": (
+            "notation.meld-number",
+            {"text": "'add 0 3H'", "most": MAX_MELD_NUMBER, "given": "'0'"},
+        ),
+        "x" * (MAX_TEXT + 1): ("notation.too-long", {"most": MAX_TEXT, "length": MAX_TEXT + 1}),
+    }
+    for text, (code, params) in cases.items():
+        refusal = game.refusal(text)
+        assert refusal is not None and refusal.rule == "notation", text
+        assert (refusal.code, dict(refusal.params)) == (code, params)
+        with pytest.raises(WordedError) as info:  # the same refusal as the parser's error
+            parse_action(text)
+        assert info.value.refusal == refusal and str(info.value) == refusal.message
+        with pytest.raises(BuracoError):
+            game.apply(text)
+    card = game.refusal("discard ZZ")
+    assert card is not None and card.message.startswith("unknown card 'ZZ': a card is a rank")
+    # a control character typed stays quoted, escaped, in every wording
+    refusal = game.refusal("dance\x1b[2J")
+    assert refusal is not None and "\x1b" not in refusal.message
+    assert refusal.params["given"] == repr("dance\x1b[2J")
+    # an action value a program built wrongly: the English text as the one parameter
+    refusal = game.refusal(Discard(99))
     assert refusal is not None and refusal.code == "notation"
-    assert refusal.message == refusal.params["text"]
-    assert "unknown card 'ZZ'" in refusal.message
+    assert refusal.message == refusal.params["text"] and "not 99" in refusal.message
+    assert game.record() == before
 
 
 def test_every_code_is_listed_in_the_notation_docs_with_its_parameters() -> None:
@@ -198,3 +248,27 @@ def test_every_code_is_listed_in_the_notation_docs_with_its_parameters() -> None
         names = sorted(placeholders(template))
         listed = f"`{code}`" + (f" ({', '.join(names)})" if names else "")
         assert listed in section, f"docs/notation.md does not list {listed}"
+
+
+def test_an_add_that_could_go_two_ways_is_refused_with_its_choices() -> None:
+    # RULINGS 5: the player chooses where a freed wild goes (either end) when both are
+    # possible, so the text must say which; random us 6 play comes to such an add
+    game = Game("us", players=6, seed=13, match=False)
+    rng = random.Random(13)
+    while not game.is_hand_over():
+        legal = game.legal_actions()
+        adds: dict[tuple[int, int], list[Add]] = {}
+        for a in legal:
+            if isinstance(a, Add):
+                adds.setdefault((a.meld, a.card), []).append(a)
+        two = [group for group in adds.values() if len(group) > 1]
+        if two:
+            bare = str(two[0][0]).rsplit(" ", 1)[0]  # 'add N CARD' with no placement
+            refusal = game.refusal(bare)
+            assert refusal is not None and refusal.code == "notation.ambiguous"
+            assert refusal.params == {"given": f"'{bare}'", "choices": [str(a) for a in two[0]]}
+            assert refusal.message.startswith(f"'{bare}' could go more than one way: say '")
+            return
+        plays = [a for a in legal if not isinstance(a, Draw | Discard)]
+        game.apply(rng.choice(plays if plays and rng.random() < 0.3 else legal))
+    pytest.fail("no add that could go two ways came up")

@@ -35,6 +35,7 @@ from buraco.errors import (
     RecordError,
     RulesError,
     SeatError,
+    WordedError,
 )
 from buraco.game import Event, Game, HandResult, Phase, Score, deck_for
 from buraco.record import ReplayError, replay
@@ -69,6 +70,7 @@ __all__ = [
     "SeatView",
     "TakePile",
     "TurnUp",
+    "WordedError",
     "card_name",
     "deck_for",
     "format_cards",

@@ -34,6 +34,7 @@ from typing import Literal, NamedTuple
 
 from buraco.cards import CARD_NAMES, Card, parse_card
 from buraco.errors import NotationError, shown
+from buraco.refusals import Refusal
 
 
 class Place(IntEnum):
@@ -180,8 +181,10 @@ MAX_MELD_CARDS = 200
 def _meld_number(word: str, text: str) -> int:
     if not (word.isascii() and word.isdigit()) or len(word) > 3 or int(word) < 1:
         raise NotationError(
-            f"{text!r}: a meld number is a whole number from 1 to {MAX_MELD_NUMBER} "
-            f"(your side's melds are numbered from 1), not {word!r}"
+            Refusal(
+                "notation.meld-number",
+                {"text": repr(text), "most": MAX_MELD_NUMBER, "given": repr(word)},
+            )
         )
     return int(word) - 1
 
@@ -201,10 +204,10 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"action text must be a string, not {type(text).__name__}")
     if len(text) > MAX_TEXT:
-        raise NotationError(f"action text is at most {MAX_TEXT} characters, not {len(text)}")
+        raise NotationError(Refusal("notation.too-long", {"most": MAX_TEXT, "length": len(text)}))
     words = text.replace(",", " ").split()
     if not words:
-        raise NotationError(f"empty action; actions are: {FORMS}")
+        raise NotationError(Refusal("notation.empty", {"forms": FORMS}))
     verb, args = words[0].lower(), words[1:]
     if verb in ("take", "pile") and [a.lower() for a in args] in (["pile"], []):
         verb, args = "take-pile", []
@@ -212,35 +215,31 @@ def parse_action(text: str) -> Action:
         verb, args = "turn-up", []
     if verb in ("draw", "turn-up", "turnup", "take-pile"):
         if args:
-            raise NotationError(f"{text!r}: '{verb}' takes no cards")
+            raise NotationError(Refusal("notation.no-cards", {"text": repr(text), "verb": verb}))
         return DRAW if verb == "draw" else TAKE_PILE if verb == "take-pile" else TURN_UP
     if verb == "meld":
         if not args:
-            raise NotationError(f"{text!r}: name the cards to meld, e.g. 'meld 3H 4H 5H'")
+            raise NotationError(Refusal("notation.meld-cards", {"text": repr(text)}))
         return Meld(tuple(parse_card(a) for a in args))
     if verb == "discard":
         if len(args) != 1:
-            raise NotationError(f"{text!r}: discard exactly one card, e.g. 'discard 9C'")
+            raise NotationError(Refusal("notation.discard-one", {"text": repr(text)}))
         return Discard(parse_card(args[0]))
     if verb == "add":
         if len(args) not in (2, 3):
-            raise NotationError(
-                f"{text!r}: write 'add N CARD' (N is your side's meld number), optionally "
-                "followed by low, high, wild-low or wild-high"
-            )
+            raise NotationError(Refusal("notation.add-form", {"text": repr(text)}))
         place = Place.NONE
         if len(args) == 3:
             place = _PLACES_BY_WORD.get(args[2].lower(), Place.NONE)
             if not place:
-                raise NotationError(
-                    f"{text!r}: placement {args[2]!r} is not one of low, high, wild-low, wild-high"
-                )
+                why = {"text": repr(text), "given": repr(args[2])}
+                raise NotationError(Refusal("notation.placement", why))
         return Add(_meld_number(args[0], text), parse_card(args[1]), place)
     if verb == "move":
         if len(args) != 2 or args[1].lower() not in ("low", "high"):
-            raise NotationError(f"{text!r}: write 'move N low' or 'move N high'")
+            raise NotationError(Refusal("notation.move-form", {"text": repr(text)}))
         return MoveWild(_meld_number(args[0], text), _PLACES_BY_WORD[args[1].lower()])
-    raise NotationError(f"unknown action {words[0]!r}; actions are: {FORMS}")
+    raise NotationError(Refusal("notation.unknown", {"given": repr(words[0]), "forms": FORMS}))
 
 
 _KINDS: dict[type, str] = {

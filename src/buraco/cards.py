@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from buraco.errors import CardError, shown
+from buraco.refusals import Refusal
 
 Card = int
 """A card code, 0-52 (see the module docstring)."""
@@ -90,10 +91,7 @@ def parse_card(text: str) -> Card:
         raise CardError(f"a card name is a string such as '7H', not {shown(text)}")
     code = _BY_NAME.get(text.strip().upper()) if len(text) <= 10 else None
     if code is None:
-        raise CardError(
-            f"unknown card {text!r}: a card is a rank (A 2 3 4 5 6 7 8 9 T J Q K, or 10) "
-            "followed by a suit (C D H S), e.g. AS, TH, 7C; or JK for a joker"
-        )
+        raise CardError(Refusal("notation.card", {"given": repr(text)}))
     return code
 
 

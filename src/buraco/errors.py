@@ -9,15 +9,44 @@ class BuracoError(Exception):
     """Base class of every error the engine raises on bad input."""
 
 
-class CardError(BuracoError, ValueError):
-    """An unknown card code."""
+class WordedError(BuracoError):
+    """An error a person may cause, with its reason as data where it has one.
+
+    Built from a :class:`~buraco.refusals.Refusal`, ``refusal`` says why as data for a
+    front end to word in its language, and the message is its English wording; built
+    from text (a bad argument of the library, read by its programmer), ``refusal`` is
+    ``None``.
+    """
+
+    def __init__(self, why: str | Refusal) -> None:
+        if isinstance(why, Refusal):
+            super().__init__(why.message)
+            self.refusal: Refusal | None = why
+        else:
+            super().__init__(why)
+            self.refusal = None
+
+    def __reduce__(self) -> tuple[type[WordedError], tuple[str | Refusal]]:
+        return (type(self), (self.refusal or str(self),))
 
 
-class NotationError(BuracoError, ValueError):
-    """Action text that does not follow the notation."""
+class CardError(WordedError, ValueError):
+    """An unknown card code, or a card name that is none (``refusal`` ``notation.card``)."""
 
 
-class RulesError(BuracoError, ValueError):
+class NotationError(WordedError, ValueError):
+    """Action text that does not follow the notation.
+
+    Text a person typed gives a refusal of the rule ``notation`` (``refusal``); an action
+    value a program built wrongly, an English message only.
+
+    >>> e = NotationError(Refusal("notation.move-form", {"text": "'move 1'"}))
+    >>> str(e), e.refusal.rule
+    ("'move 1': write 'move N low' or 'move N high'", 'notation')
+    """
+
+
+class RulesError(WordedError, ValueError):
     """An unknown rule option, a bad value, or options that contradict each other.
 
     Built from a :class:`~buraco.refusals.Refusal` (an option's bad value, a preset's
@@ -29,17 +58,6 @@ class RulesError(BuracoError, ValueError):
     >>> str(e), e.refusal.code
     ("option target: 'x' is not a whole number", 'option.whole')
     """
-
-    def __init__(self, why: str | Refusal) -> None:
-        if isinstance(why, Refusal):
-            super().__init__(why.message)
-            self.refusal: Refusal | None = why
-        else:
-            super().__init__(why)
-            self.refusal = None
-
-    def __reduce__(self) -> tuple[type[RulesError], tuple[str | Refusal]]:
-        return (RulesError, (self.refusal or str(self),))
 
 
 class IllegalAction(BuracoError):

@@ -62,6 +62,7 @@ from buraco.errors import (
     NotationError,
     RulesError,
     SeatError,
+    WordedError,
     shown,
 )
 from buraco.explain import explain
@@ -847,8 +848,9 @@ class Game:
             if len(matches) == 1:
                 return matches[0]
             if len(matches) > 1:
-                options = " or ".join(f"'{a}'" for a in matches)
-                raise NotationError(f"'{action}' could go more than one way: say {options}")
+                choices = [str(a) for a in matches]
+                why = Refusal("notation.ambiguous", {"given": f"'{action}'", "choices": choices})
+                raise NotationError(why)
         return action
 
     def _resolve(self, action: object) -> Action:
@@ -1262,17 +1264,22 @@ class Game:
     def refusal(self, action: Action | str) -> Refusal | None:
         """Why an action (or action text) is not legal now, or None when it is.
 
-        Text that does not parse, or a value that is not an action, gives the refusal
-        ``notation`` with the notation error's text as its parameter ``text``.
+        Text that does not parse gives the notation error's refusal (a code of the rule
+        ``notation``); a value that is not an action, the refusal ``notation`` with the
+        error's English text as its parameter ``text``.
 
         >>> game = Game("aberto", players=2, seed=1)
         >>> game.refusal("discard 5C").to_dict()
         {'code': 'phase.draw-first', 'params': {}}
         >>> game.refusal("draw") is None
         True
+        >>> game.refusal("discard 1C").to_dict()
+        {'code': 'notation.card', 'params': {'given': "'1C'"}}
         """
         try:
             act = self._resolve(action)
+        except WordedError as e:
+            return e.refusal or Refusal("notation", {"text": str(e)})
         except BuracoError as e:
             return Refusal("notation", {"text": str(e)})
         if act in self.legal_actions():

@@ -240,6 +240,28 @@ ENGLISH: dict[str, str] = {
     "illegal": "not a legal action now",
     "illegal.discard": "not a legal discard now",
     "notation": "{text}",
+    # action text that does not follow the notation ({text}, {given}: what was typed, quoted)
+    "notation.too-long": "action text is at most {most} characters, not {length}",
+    "notation.empty": "empty action; actions are: {forms}",
+    "notation.unknown": "unknown action {given}; actions are: {forms}",
+    "notation.no-cards": "{text}: '{verb}' takes no cards",
+    "notation.meld-cards": "{text}: name the cards to meld, e.g. 'meld 3H 4H 5H'",
+    "notation.discard-one": "{text}: discard exactly one card, e.g. 'discard 9C'",
+    "notation.add-form": (
+        "{text}: write 'add N CARD' (N is your side's meld number), optionally followed by "
+        "low, high, wild-low or wild-high"
+    ),
+    "notation.placement": "{text}: placement {given} is not one of low, high, wild-low, wild-high",
+    "notation.move-form": "{text}: write 'move N low' or 'move N high'",
+    "notation.meld-number": (
+        "{text}: a meld number is a whole number from 1 to {most} (your side's melds are "
+        "numbered from 1), not {given}"
+    ),
+    "notation.ambiguous": "{given} could go more than one way: say {choices}",
+    "notation.card": (
+        "unknown card {given}: a card is a rank (A 2 3 4 5 6 7 8 9 T J Q K, or 10) followed by "
+        "a suit (C D H S), e.g. AS, TH, 7C; or JK for a joker"
+    ),
 }
 """The engine's wording of every refusal code, in English; ``{name}`` is a parameter."""
 

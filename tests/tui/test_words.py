@@ -184,6 +184,14 @@ async def test_a_game_in_portuguese_is_worded_in_portuguese(tmp_path: Path) -> N
         await pilot.press("x")  # a discard before drawing: the engine's refusal, in Portuguese
         assert app.message.startswith("recusado: "), app.message
         assert app.message == "recusado: " + messages("pt-BR")["refusal.phase.draw-first"]
+        # typed text that is no action: the notation's refusal, in Portuguese too
+        await pilot.press("colon", *"discard 1C", "enter")
+        said = messages("pt-BR")["refusal.notation.card"].format(given="'1C'")
+        assert said.startswith("carta desconhecida '1C': uma carta é um valor")
+        assert " ".join(app.message.split()) == "recusado: " + said
+        await pilot.press("colon", *"dance", "enter")
+        assert app.message.startswith("recusado: jogada desconhecida 'dance'; as jogadas são: draw")
+        await pilot.press("escape")
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         help_text = screen_text(app)

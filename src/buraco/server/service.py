@@ -652,7 +652,7 @@ class TableService:
             try:
                 action = g.parse(text)
             except BuracoError as exc:
-                why = Refusal("notation", {"text": str(exc)})
+                why = getattr(exc, "refusal", None) or Refusal("notation", {"text": str(exc)})
                 raise ServiceError(
                     "notation", rule="notation", refusal=why, text=str(exc)
                 ) from None

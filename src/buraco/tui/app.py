@@ -47,8 +47,9 @@ from buraco.actions import (
     TurnUp,
 )
 from buraco.cards import Card, parse_card
-from buraco.errors import BuracoError, IllegalAction
+from buraco.errors import BuracoError
 from buraco.i18n import DEFAULT
+from buraco.refusals import Refusal
 from buraco.rules import Rules
 from buraco.text import safe
 from buraco.tui.board import Board
@@ -304,7 +305,8 @@ class PlayApp(App[Path | None]):
         else is an error, and the message says where the match was saved.
         """
         try:
-            what = refusal(exc.refusal) if isinstance(exc, IllegalAction) else str(exc)
+            why = getattr(exc, "refusal", None) if isinstance(exc, BuracoError) else None
+            what = refusal(why) if isinstance(why, Refusal) else str(exc)
         except Exception:  # a message that cannot be made
             what = ""
         try:

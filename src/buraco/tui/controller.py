@@ -26,7 +26,7 @@ from typing import Any
 from buraco.actions import Action, Add, Meld, MoveWild, Place
 from buraco.bots import Bot, HeuristicBot, make_bot
 from buraco.cards import Card, is_wild_capable, rank_of, suit_of
-from buraco.errors import BuracoError, IllegalAction, RecordError
+from buraco.errors import BuracoError, IllegalAction, RecordError, WordedError
 from buraco.game import Game, HandResult
 from buraco.record import load, record_of, replay
 from buraco.rules import Rules
@@ -198,6 +198,8 @@ class Controller:
             g.apply(act, seat=HUMAN)
         except IllegalAction as exc:
             return Outcome(False, refusal(exc.refusal))
+        except WordedError as exc:  # typed text that is no action: the notation's refusal
+            return Outcome(False, refusal(exc.refusal) if exc.refusal else str(exc))
         except BuracoError as exc:
             return Outcome(False, str(exc))
         return Outcome(True, action=act)
