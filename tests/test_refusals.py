@@ -228,6 +228,13 @@ def test_text_that_is_no_action_is_refused_by_the_notation_with_what_was_typed()
         assert info.value.refusal == refusal and str(info.value) == refusal.message
         with pytest.raises(BuracoError):
             game.apply(text)
+    # the errors cross processes (arena workers) whole: type, refusal, notes
+    with pytest.raises(WordedError) as caught:
+        game.apply("discard ZZ")
+    caught.value.add_note("in a test")
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert type(again) is type(caught.value) and again.refusal == caught.value.refusal
+    assert str(again) == str(caught.value) and again.__notes__ == ["in a test"]
     card = game.refusal("discard ZZ")
     assert card is not None and card.message.startswith("unknown card 'ZZ': a card is a rank")
     # a control character typed stays quoted, escaped, in every wording

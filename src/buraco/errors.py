@@ -26,8 +26,10 @@ class WordedError(BuracoError):
             super().__init__(why)
             self.refusal = None
 
-    def __reduce__(self) -> tuple[type[WordedError], tuple[str | Refusal]]:
-        return (type(self), (self.refusal or str(self),))
+    def __reduce__(
+        self,
+    ) -> tuple[type[WordedError], tuple[str | Refusal], dict[str, object]]:
+        return (type(self), (self.refusal or str(self),), self.__dict__)
 
 
 class CardError(WordedError, ValueError):

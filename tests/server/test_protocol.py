@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
+from buraco.actions import FORMS
 from buraco.server.protocol import PROTOCOL
 from serverkit import Server, my_turn, receive, until
 
@@ -71,17 +73,28 @@ def test_a_stale_action_is_refused_with_the_current_state(sqlite_server: Server)
 
 
 @pytest.mark.parametrize(
-    ("text", "code"),
+    ("text", "code", "refusal"),
     [
-        ("discard ZZ", "notation"),
-        ("add ² 3S", "notation"),
-        ("meld " + "9" * 600, "message"),  # over the action's 500 characters
-        ("meld " + "9" * 5000, "too-large"),  # over the frame's 4096 bytes
-        ("take-pile-now", "notation"),
+        ("discard ZZ", "notation", {"code": "notation.card", "params": {"given": "'ZZ'"}}),
+        (
+            "add ² 3S",
+            "notation",
+            {
+                "code": "notation.meld-number",
+                "params": {"text": "'add ² 3S'", "most": 999, "given": "'²'"},
+            },
+        ),
+        ("meld " + "9" * 600, "message", None),  # over the action's 500 characters
+        ("meld " + "9" * 5000, "too-large", None),  # over the frame's 4096 bytes
+        (
+            "take-pile-now",
+            "notation",
+            {"code": "notation.unknown", "params": {"given": "'take-pile-now'", "forms": FORMS}},
+        ),
     ],
 )
 def test_bad_actions_get_the_engines_reason_and_change_nothing(
-    sqlite_server: Server, text: str, code: str
+    sqlite_server: Server, text: str, code: str, refusal: dict[str, Any] | None
 ) -> None:
     ana = sqlite_server.guest("Ana")
     t = sqlite_server.create(ana, BOTS[:2], players=2)["table"]
@@ -91,6 +104,8 @@ def test_bad_actions_get_the_engines_reason_and_change_nothing(
         err = until(ws, lambda x: x["type"] in ("error", "event"))
         assert err["type"] == "error" and err["code"] == code, err
         assert err["message"]
+        # what was typed is refused as data, for the page to word in its player's language
+        assert err.get("refusal") == refusal, err
         ws.send_text(json.dumps({"type": "ping"}))
         assert until(ws, lambda x: x["type"] == "pong")["version"] == m["version"]
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from buraco.bots import make_bot
 from buraco.bots.heuristic import HeuristicBot
-from buraco.errors import BuracoError, RulesError
+from buraco.errors import BuracoError, RulesError, WordedError
 from buraco.fairness import new_deal
 from buraco.game import MAX_NAME
 from buraco.refusals import Refusal
@@ -652,7 +652,8 @@ class TableService:
             try:
                 action = g.parse(text)
             except BuracoError as exc:
-                why = getattr(exc, "refusal", None) or Refusal("notation", {"text": str(exc)})
+                worded = exc.refusal if isinstance(exc, WordedError) else None
+                why = worded or Refusal("notation", {"text": str(exc)})
                 raise ServiceError(
                     "notation", rule="notation", refusal=why, text=str(exc)
                 ) from None
