@@ -127,3 +127,29 @@ def test_the_mcts_gauntlet_table_is_the_saved_rows_and_every_row_holds() -> None
             assert cell == f"{wl}, {_signed(d.mean)} ({_signed(d.low)}…{_signed(d.high)})"
             cells += 1
     assert cells == 87
+
+
+def test_the_learned_value_agent_s_gauntlet_is_the_saved_rows_and_every_row_holds() -> None:
+    # issue 22: "no exploit bot above it" (aberto for 4)
+    from buraco.arena.gauntlet import HOLDS, gauntlet_rows, load_saved
+
+    agent = "mcts:value=learned,time=0.05,depth=2"
+    saved = load_saved(ROOT / "docs" / "data" / "gauntlet-agent.jsonl")
+    rows = gauntlet_rows(agent, 40, tables=[("aberto", 4)], seed=0)
+    assert {r.exploit for r in rows} == {g.exploit for g in saved.values()}
+    assert len(saved) == len(rows) == 7
+    assert all(g.verdict == HOLDS for g in saved.values())
+    assert all(g.outcome.wins + g.outcome.losses + g.outcome.ties == 40 for g in saved.values())
+    by_exploit = {g.exploit: g for g in saved.values()}
+    text = (ROOT / "docs" / "research.md").read_text()
+    section = text[text.index("### Search with a learned value") :]
+    table = section[section.index("| `hoarder` |") :]
+    header, _, cells_line = table.splitlines()[:3]
+    exploits = [h.strip(" `") for h in header.split("|")[1:-1]]
+    cells = [c.strip() for c in cells_line.split("|")[1:-1]]
+    assert len(cells) == len(exploits) == 7
+    for exploit, cell in zip(exploits, cells, strict=True):
+        o, d = by_exploit[exploit].outcome, by_exploit[exploit].diff
+        assert d.low is not None and d.high is not None
+        wl = f"{o.wins}–{o.losses}" + (f"–{o.ties}" if o.ties else "")
+        assert cell == f"{wl}, {_signed(d.mean)} ({_signed(d.low)}…{_signed(d.high)})"

@@ -347,13 +347,25 @@ def test_a_bot_that_reads_a_file_of_the_machine_is_not_offered_online(server: Se
         headers=director.headers,
     )
     assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-offline"
-    for spec in ("policy:path=/x", "learned:path=/dev/null", "Learned"):
+    for spec in (
+        "policy:path=/x",
+        "learned:path=/dev/null",
+        "Learned",
+        "mcts:value=/etc/passwd",
+        "mcts:time=0.05, value = /nowhere.npz",
+    ):
         r = server.client.post(
             "/api/tables",
             json={"players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": spec}]},
             headers=director.headers,
         )
         assert r.status_code == 400 and r.json()["error"]["key"] == "seats.bot-offline", spec
+    r = server.client.post(  # the value shipped with the package is no file the spec names
+        f"/api/tournaments/{t['id']}/bots",
+        json={"count": 1, "bot": "mcts:value=learned,time=0.05,depth=2"},
+        headers=director.headers,
+    )
+    assert r.status_code < 300, r.text
     r = server.client.post(
         f"/api/tournaments/{t['id']}/bots",
         json={"count": 1, "bot": "mcts:time=60"},

@@ -37,6 +37,12 @@ bounds the whole search at that many times ``time`` (default 2): a round still g
 then is dropped unfinished (its playouts would compare the candidates on different
 deals), and with no round finished the policy's choice stands. Parameters are given by
 name: ``mcts:time=0.5``, ``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` (full playouts).
+
+``value`` chooses what scores a cut playout: ``fitted`` (the default, the linear
+:class:`~buraco.bots.evaluation.Evaluation`), ``learned`` (the network of
+:mod:`buraco.bots.value` shipped for ``aberto`` with 4 players) or a value model's file;
+at a table the model was not trained for, the fitted evaluation scores.
+``mcts:value=learned,time=0.05,depth=2`` is the self-play agent of ``docs/research.md``.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ from buraco.actions import (
 from buraco.bots.base import Bot, pile_choices
 from buraco.bots.evaluation import Evaluation
 from buraco.bots.play import play_one
+from buraco.bots.value import SHIPPED_VALUE, LearnedValue, load_value
 from buraco.determinize import Determinizer
 from buraco.errors import BotError
 from buraco.game import Game
@@ -92,6 +99,7 @@ class MctsBot(Bot):
         "habits": bool,
         "futile": float,
         "limit": float,
+        "value": str,
     }
 
     def __init__(
@@ -110,11 +118,12 @@ class MctsBot(Bot):
         habits: bool = True,
         futile: float = 0.5,
         limit: float = 2.0,
+        value: str = "fitted",
     ) -> None:
         super().__init__(seed)
         if not time > 0 and iterations <= 0:
             raise BotError("mcts needs a budget: time > 0 or iterations > 0")
-        for name, value, low, high in (
+        for name, number, low, high in (
             ("time", time, 0, MAX_TIME),
             ("iterations", iterations, 0, 10**7),
             ("depth", depth, 0, 1000),
@@ -125,8 +134,8 @@ class MctsBot(Bot):
             ("futile", futile, 0, 10**9),
             ("limit", limit, 0, 10**9),
         ):
-            if not low <= value <= high:  # also refuses nan
-                raise BotError(f"mcts: {name} must be from {low} to {high}, not {value}")
+            if not low <= number <= high:  # also refuses nan
+                raise BotError(f"mcts: {name} must be from {low} to {high}, not {number}")
         if 0 < limit < 1:
             raise BotError(
                 f"mcts: limit is 0 (none) or at least 1 (a multiple of time), not {limit}"
@@ -155,6 +164,15 @@ class MctsBot(Bot):
         self.futile = futile
         self.limit = limit
         self.policy = policy_cls(seed=self.rng.randrange(2**31))
+        self.value = value
+        self._learned: LearnedValue | None = None
+        if value != "fitted":
+            try:
+                self._learned = load_value(SHIPPED_VALUE if value == "learned" else value)
+            except (ImportError, ValueError) as e:
+                raise BotError(
+                    f"mcts: value is fitted, learned or a value model's file: {e}"
+                ) from None
         self.last_rounds = 0
         """Rounds searched for the last decision (0: not searched)."""
         self._evaluation: tuple[Rules, Evaluation] | None = None
@@ -226,7 +244,9 @@ class MctsBot(Bot):
         rules = sampler.rules
         if self._evaluation is None or self._evaluation[0] is not rules:
             self._evaluation = (rules, Evaluation.for_rules(rules))
-        evaluation = self._evaluation[1]
+        evaluation: Evaluation | LearnedValue = self._evaluation[1]
+        if self._learned is not None and self._learned.fits(rules):
+            evaluation = self._learned
         k = len(candidates)
         live = list(range(k))
         results: list[list[float]] = [[] for _ in range(k)]
@@ -283,7 +303,7 @@ class MctsBot(Bot):
         game: Game,
         side: int,
         seed: int,
-        evaluation: Evaluation,
+        evaluation: Evaluation | LearnedValue,
         habits: Sequence[Action | None],
         hard: float = math.inf,
     ) -> float | None:

@@ -68,6 +68,26 @@ TURN_TIMERS = (0, 30, 60, 120)
 OFFLINE_BOTS = ("policy", "learned")
 """Bots not offered online (they read a model file of the machine, named by the spec)."""
 
+ONLINE_VALUES = ("fitted", "learned")
+"""The values an ``mcts`` bot may score with online (not a file of the machine)."""
+
+
+def offline_bot(spec: str) -> bool:
+    """Whether a bot spec names a file of the machine to read: not offered online.
+
+    >>> offline_bot("learned"), offline_bot("mcts:value=/etc/passwd"), offline_bot("mcts")
+    (True, True, False)
+    """
+    name, _, text = spec.partition(":")
+    if name.strip().lower() in OFFLINE_BOTS:
+        return True
+    for item in text.split(","):
+        key, _, value = item.partition("=")
+        if key.strip() == "value" and value.strip() not in ONLINE_VALUES:
+            return True
+    return False
+
+
 MATCH_MINUTES = (0, 15, 30, 60, 90)
 """The lengths a timed match may have, in minutes (0: not timed)."""
 
@@ -315,7 +335,7 @@ class TableService:
                 raise ServiceError("seats.kind", field="seats", row=i + 1, kinds=[*SEAT_KINDS])
             if kind == "bot":
                 bot = s.get("bot")
-                if isinstance(bot, str) and bot.partition(":")[0].strip().lower() in OFFLINE_BOTS:
+                if isinstance(bot, str) and offline_bot(bot):
                     raise ServiceError("seats.bot-offline", field="seats", row=i + 1, bot=bot[:20])
                 try:
                     make_bot(bot if isinstance(bot, str) else "", seed=0)

@@ -38,12 +38,12 @@ from buraco.server.errors import MESSAGES, ServiceError
 from buraco.server.models import EntryRow, SeatRow, TableRow, TournamentDeal, TournamentRow
 from buraco.server.service import (
     MATCH_MINUTES,
-    OFFLINE_BOTS,
     Guest,
     TableService,
     _check_budget,
     _table_row,
     check_name,
+    offline_bot,
     token_hash,
 )
 from buraco.server.store import now
@@ -288,7 +288,7 @@ class Tournaments:
             raise ServiceError("stale", status=409)
 
     def _bot(self, spec: str, taken: set[Any] | None = None) -> dict[str, Any]:
-        if spec.partition(":")[0].strip().lower() in OFFLINE_BOTS:
+        if offline_bot(spec):
             raise ServiceError("seats.bot-offline", field="bot", row=1, bot=spec[:20])
         try:
             make_bot(spec, seed=0)
