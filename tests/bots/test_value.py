@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -178,3 +179,17 @@ def test_mcts_plays_the_learned_value_where_asked(tmp_path: Path) -> None:
         make_bot(f"mcts:value={tmp_path / 'missing.npz'}")
     spec = "mcts:value=learned,iterations=4,time=0"
     _plays_alike("aberto", spec, spec)  # deterministic for a seed and a round budget
+
+
+def test_without_numpy_a_learned_value_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from buraco.bots import value
+
+    value._load.cache_clear()
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    try:
+        with pytest.raises(BotError, match=r"needs numpy: pip install 'buraco\[fit\]'"):
+            make_bot("mcts:value=learned")
+    finally:
+        value._load.cache_clear()

@@ -169,7 +169,11 @@ class MctsBot(Bot):
         if value != "fitted":
             try:
                 self._learned = load_value(SHIPPED_VALUE if value == "learned" else value)
-            except (ImportError, ValueError) as e:
+            except ImportError:
+                raise BotError(
+                    "mcts: a learned value needs numpy: pip install 'buraco[fit]'"
+                ) from None
+            except ValueError as e:
                 raise BotError(
                     f"mcts: value is fitted, learned or a value model's file: {e}"
                 ) from None
