@@ -125,6 +125,10 @@ def test_a_file_that_is_not_a_value_model_is_refused(tmp_path: Path) -> None:
         load_value(_save(tmp_path / "nopoints.npz", points=None))
     with pytest.raises(ValueError, match="do not fit its features"):
         load_value(_save(tmp_path / "short.npz", mean=np.zeros(3)))
+    with pytest.raises(ValueError, match="not a value model"):
+        load_value(_save(tmp_path / "points.npz", points=np.zeros(3)))
+    with pytest.raises(ValueError, match=r"weights \(out, in\) and biases"):
+        load_value(_save(tmp_path / "flat.npz", w2=np.zeros(64)))
     with pytest.raises(ValueError, match="do not chain"):
         load_value(_save(tmp_path / "chain.npz", w1=np.zeros((64, 5))))
 

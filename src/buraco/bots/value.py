@@ -141,6 +141,9 @@ class LearnedValue:
             b = np.asarray(arrays[f"b{i}"], dtype=np.float64)
             self.layers.append((w.T.copy(), b))
             i += 1
+        for w, b in self.layers:
+            if w.ndim != 2 or b.shape != (w.shape[1],) or not np.isfinite(w).all():
+                raise ValueError("a value model's layers are weights (out, in) and biases (out,)")
         if (
             self.mean.shape != (n_side,)
             or self.scale.shape != (n_side,)
@@ -214,3 +217,5 @@ def _load(path: str) -> LearnedValue:
         return LearnedValue(arrays)
     except KeyError as e:
         raise ValueError(f"{path}: a value model needs the array {e}") from None
+    except (TypeError, IndexError) as e:  # an array of the wrong kind or shape
+        raise ValueError(f"{path}: not a value model ({e})") from None
