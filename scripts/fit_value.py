@@ -17,6 +17,13 @@ model. Needs the ``torch`` extra (training only; playing the model needs NumPy):
 writes the shipped model, array for array (403 s of play on two cores, 45 s of fitting on
 one). ``--data FILE`` keeps the positions (about 500 MB for 20,000 hands) and reads them
 back on the next run, so fits of other ``--train-seed`` skip the play.
+
+``--league N`` adds a step of expert iteration: N hands in which one side is the agent
+(``--agent``, by default :data:`AGENT`, the shipped value's search at a fixed number of
+rounds) and the other is drawn from :data:`LEAGUE` (the agent itself, its version before
+the learned value, ``heuristic`` and the exploit bots' plans); ``--league-data FILE``
+keeps their positions, ``--weight W`` goes over them W times a pass, and the held-out
+R² is printed for them apart. Without ``--league`` the script trains as before.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -31,14 +39,24 @@ from typing import Any
 import numpy as np
 
 from buraco.bots.evaluation import MIX, Evaluation
+from buraco.bots.exploits import EXPLOITS
 from buraco.bots.value import GLOBAL_FEATURES, SIDE_FEATURES, global_features, side_features
 from buraco.game import Game
 
 
 def rows(
-    preset: str, players: int, hands: int, seed: int, mix: tuple[str, ...]
+    preset: str,
+    players: int,
+    hands: int,
+    seed: int,
+    mix: tuple[str, ...],
+    agent: str | None = None,
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """Features (side 0, side 1, table), final differences and hand numbers."""
+    """Features (side 0, side 1, table), final differences and hand numbers.
+
+    Each side's players are drawn from ``mix``; with ``agent``, one side (drawn) is
+    ``agent`` and the other is drawn from ``mix``.
+    """
     from buraco.actions import Discard
     from buraco.bots import make_bot
     from buraco.bots.play import play_one
@@ -52,6 +70,8 @@ def rows(
         if game.k != 2:
             raise SystemExit("fit_value.py fits tables of two sides")
         specs = [rng.choice(mix) for _ in range(game.k)]
+        if agent is not None:
+            specs[rng.randrange(game.k)] = agent
         bots = [
             make_bot(specs[seat % game.k], seed=rng.randrange(2**31)) for seat in range(players)
         ]
@@ -74,17 +94,70 @@ def r_squared(pred: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> float:
     return float(1 - ((y - pred) ** 2).sum() / ((y - y.mean()) ** 2).sum())
 
 
-def play_positions(
-    preset: str, players: int, hands: int, seed: int, workers: int
-) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """Half the hands ``heuristic`` self-play (seed ``seed``), half the mix (``seed + 1``)."""
-    parts = [(hands // 2, seed, ("heuristic",)), (hands - hands // 2, seed + 1, MIX)]
+Arrays = tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]
+"""Positions' features, their hands' final differences and the hands' numbers."""
+
+
+def play_parts(
+    preset: str,
+    players: int,
+    workers: int,
+    parts: Sequence[tuple[int, int, tuple[str, ...], str | None]],
+) -> Arrays:
+    """:func:`rows` of each part (hands, seed, mix, agent) on up to two processes, joined."""
     with ProcessPoolExecutor(max_workers=max(1, min(workers, 2))) as pool:
-        jobs = [pool.submit(rows, preset, players, n, s, mix) for n, s, mix in parts]
+        jobs = [pool.submit(rows, preset, players, *part) for part in parts]
         done = [job.result() for job in jobs]
     x = np.concatenate([d[0] for d in done]).astype(np.float32)
     y = np.concatenate([d[1] for d in done]).astype(np.float32)
-    h = np.concatenate([done[0][2], done[1][2] + hands // 2])
+    offsets = np.cumsum([0] + [part[0] for part in parts])
+    h = np.concatenate([d[2] + offset for d, offset in zip(done, offsets, strict=False)])
+    return x, y, h
+
+
+def play_positions(preset: str, players: int, hands: int, seed: int, workers: int) -> Arrays:
+    """Half the hands ``heuristic`` self-play (seed ``seed``), half the mix (``seed + 1``)."""
+    first = hands // 2
+    parts = [(first, seed, ("heuristic",), None), (hands - first, seed + 1, MIX, None)]
+    return play_parts(preset, players, workers, parts)
+
+
+AGENT = "mcts:value=learned,time=0,iterations=6,depth=2"
+"""The agent of the league hands: the shipped value's agent at a fixed number of rounds,
+so the hands replay from their seed on any machine."""
+
+LEAGUE: tuple[str, ...] = (
+    AGENT,
+    AGENT,
+    "mcts:time=0,iterations=6,depth=2",
+    "heuristic",
+    *(f"{name}:base=heuristic" for name in EXPLOITS),
+)
+"""The agent's opponents: itself (twice as often), its version before the learned value
+(the fitted evaluation), ``heuristic`` and each exploit bot's plan."""
+
+
+def play_league(
+    preset: str, players: int, hands: int, seed: int, workers: int, agent: str
+) -> Arrays:
+    """``hands`` hands of ``agent`` against :data:`LEAGUE` (seeds ``seed``, ``seed + 1``)."""
+    league = tuple(agent if spec == AGENT else spec for spec in LEAGUE)
+    first = hands // 2
+    parts = [(first, seed, league, agent), (hands - first, seed + 1, league, agent)]
+    return play_parts(preset, players, workers, parts)
+
+
+def positions(path: str | None, play: Callable[[], Arrays], what: str) -> Arrays:
+    """The positions kept in ``path`` if it exists, else ``play()``'s (kept if named)."""
+    if path and Path(path).exists():
+        with np.load(path) as data:
+            print(f"{len(data['x'])} {what} read from {path}")
+            return data["x"], data["y"], data["h"]
+    started = time.perf_counter()
+    x, y, h = play()
+    print(f"{h.max() + 1} hands, {len(x)} {what}, {time.perf_counter() - started:.0f} s")
+    if path:
+        np.savez(path, x=x, y=y, h=h)
     return x, y, h
 
 
@@ -103,19 +176,33 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes playing the hands")
     parser.add_argument("--data", help="keep the positions in this .npz (read it if it exists)")
     parser.add_argument("--out", required=True, help="the model file to write (.npz)")
+    parser.add_argument("--league", type=int, default=0, help="hands of the agent's league")
+    parser.add_argument("--agent", default=AGENT, help="the league's agent (a bot spec)")
+    parser.add_argument("--league-data", help="keep the league's positions in this .npz")
+    parser.add_argument(
+        "--weight", type=int, default=1, help="times a pass goes over the league's positions"
+    )
     args = parser.parse_args()
     torch.manual_seed(args.train_seed)
     rules = Game(args.preset, players=args.players, seed=0, match=False).rules
     started = time.perf_counter()
-    if args.data and Path(args.data).exists():
-        with np.load(args.data) as data:
-            x, y, h = data["x"], data["y"], data["h"]
-        print(f"{len(x)} positions read from {args.data}")
-    else:
-        x, y, h = play_positions(args.preset, args.players, args.hands, args.seed, args.workers)
-        print(f"{args.hands} hands, {len(x)} positions, {time.perf_counter() - started:.0f} s")
-        if args.data:
-            np.savez(args.data, x=x, y=y, h=h)
+    x, y, h = positions(
+        args.data,
+        lambda: play_positions(args.preset, args.players, args.hands, args.seed, args.workers),
+        "positions",
+    )
+    league = np.zeros(len(x), dtype=bool)
+    if args.league:
+        lx, ly, lh = positions(
+            args.league_data,
+            lambda: play_league(
+                args.preset, args.players, args.league, args.seed + 2, args.workers, args.agent
+            ),
+            "league positions",
+        )
+        x, y = np.concatenate([x, lx]), np.concatenate([y, ly])
+        h = np.concatenate([h, lh + h.max() + 1])
+        league = np.concatenate([league, np.ones(len(lx), dtype=bool)])
 
     n = len(SIDE_FEATURES)
     a, b, table = x[:, :n], x[:, n : 2 * n], x[:, 2 * n :]
@@ -123,11 +210,18 @@ def main() -> None:
     held = rng.random(h.max() + 1) < 0.1
     test = held[h]
     train = ~test
+    kinds = {"": test & ~league, ", league": test & league} if args.league else {"": test}
+
+    def report(what: str, pred: np.ndarray[Any, Any]) -> None:
+        for kind, rows in kinds.items():
+            print(
+                f"held-out R²{kind}, {what}: {r_squared(pred[rows[test]], y[rows]):.3f}", flush=True
+            )
+
     shipped = np.asarray(Evaluation.for_rules(rules).weights)
-    fitted = r_squared((a - b)[test, :6] @ shipped, y[test])
-    print(f"held-out R², shipped linear evaluation: {fitted:.3f}")
+    report("shipped linear evaluation", (a - b)[test, :6] @ shipped)
     w, *_ = np.linalg.lstsq((a - b)[train], y[train], rcond=None)
-    print(f"held-out R², linear on the new features: {r_squared((a - b)[test] @ w, y[test]):.3f}")
+    report("linear on the new features", (a - b)[test] @ w)
 
     sides = np.concatenate([a[train], b[train]])
     mean, scale = sides.mean(0), sides.std(0) + 1e-6
@@ -149,7 +243,8 @@ def main() -> None:
         torch.nn.Linear(width, 1),
     )
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-5)
-    order = np.flatnonzero(train)
+    extra = np.flatnonzero(train & league)
+    order = np.concatenate([np.flatnonzero(train), *[extra] * (args.weight - 1)])
     held_rows = torch.tensor(np.flatnonzero(test))
     for number in range(args.passes):
         rng.shuffle(order)
@@ -162,8 +257,7 @@ def main() -> None:
             opt.step()
         with torch.no_grad():
             pred = (net(xa[held_rows]) - net(xb[held_rows])).squeeze(1).numpy() * points
-        fit = r_squared(pred, y[test])
-        print(f"pass {number + 1}: held-out R², network: {fit:.3f}", flush=True)
+        report(f"network after pass {number + 1}", pred)
     linear = [m for m in net if isinstance(m, torch.nn.Linear)]
     arrays = {
         "mean": mean,
