@@ -183,6 +183,8 @@ def main() -> None:
         "--weight", type=int, default=1, help="times a pass goes over the league's positions"
     )
     args = parser.parse_args()
+    if args.weight < 1:
+        parser.error(f"--weight is a number of times, at least 1, not {args.weight}")
     torch.manual_seed(args.train_seed)
     rules = Game(args.preset, players=args.players, seed=0, match=False).rules
     started = time.perf_counter()
@@ -213,10 +215,9 @@ def main() -> None:
     kinds = {"": test & ~league, ", league": test & league} if args.league else {"": test}
 
     def report(what: str, pred: np.ndarray[Any, Any]) -> None:
-        for kind, rows in kinds.items():
-            print(
-                f"held-out R²{kind}, {what}: {r_squared(pred[rows[test]], y[rows]):.3f}", flush=True
-            )
+        for kind, part in kinds.items():
+            fit = r_squared(pred[part[test]], y[part])
+            print(f"held-out R²{kind}, {what}: {fit:.3f}", flush=True)
 
     shipped = np.asarray(Evaluation.for_rules(rules).weights)
     report("shipped linear evaluation", (a - b)[test, :6] @ shipped)
