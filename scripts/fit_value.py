@@ -185,6 +185,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.weight < 1:
         parser.error(f"--weight is a number of times, at least 1, not {args.weight}")
+    if args.league:
+        from buraco.bots import make_bot
+        from buraco.errors import BotError
+
+        try:
+            make_bot(args.agent, seed=0)
+        except BotError as e:
+            parser.error(f"--agent: {e}")
     torch.manual_seed(args.train_seed)
     rules = Game(args.preset, players=args.players, seed=0, match=False).rules
     started = time.perf_counter()
