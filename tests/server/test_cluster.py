@@ -381,3 +381,40 @@ async def test_a_session_made_at_one_process_holds_at_the_other(site: Site) -> N
     assert await b.store.drop_sessions(gid) == 2
     assert await a.store.guest_by_token(token_hash(token)) is None
     assert await a.store.guest_by_token(token_hash(second)) is None
+
+
+async def test_a_bus_whose_listener_lost_its_cancellation_still_closes(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a cancellation taken inside a handler for a failure: the listener used to go on
+    # listening, and closing the bus (so stopping the process) waited for ever
+    from buraco.server import stopping
+
+    monkeypatch.setattr(stopping, "STOP_WAIT", 2.0)
+    database = f"stopping-{secrets.token_hex(4)}"
+    entered = asyncio.Event()
+
+    async def swallowing(_body: dict[str, Any]) -> None:
+        entered.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            raise RuntimeError("the read failed") from None
+
+    async def nothing() -> None:
+        return None
+
+    async def ignore(_body: dict[str, Any]) -> None:
+        return None
+
+    listener, sender = make_bus(redis_url, database), make_bus(redis_url, database)
+    await listener.start(swallowing, nothing)
+    await sender.start(ignore, nothing)
+    try:
+        sender.publish({"t": "chat"})
+        await asyncio.wait_for(entered.wait(), 10)
+        start = time.monotonic()
+        await asyncio.wait_for(listener.close(), 10)
+        assert time.monotonic() - start < 1.5  # it ended; the bound was not needed
+    finally:
+        await sender.close()

@@ -33,6 +33,8 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from buraco.server.stopping import cancel_and_wait
+
 log = logging.getLogger("buraco.server.bus")
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -87,6 +89,7 @@ class RedisBus(Bus):
         self._outbox: asyncio.Queue[str] = asyncio.Queue(maxsize=MAX_OUTBOX)
         self._tasks: list[asyncio.Task[None]] = []
         self._client: Any = None
+        self._closing = False
 
     async def start(self, handler: Handler, resync: Resync) -> None:
         """Connect (failing at once when Redis is not there), then listen and publish."""
@@ -112,7 +115,7 @@ class RedisBus(Bus):
             self.dropped += 1
 
     async def _publisher(self) -> None:
-        while True:
+        while not self._closing:
             data = await self._outbox.get()
             try:
                 await self._client.publish(self.channel, data)
@@ -125,7 +128,7 @@ class RedisBus(Bus):
         import redis.asyncio as redis
 
         backoff = 0.1
-        while True:
+        while not self._closing:
             client = redis.from_url(self.url, socket_connect_timeout=5, health_check_interval=5)
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
@@ -148,10 +151,12 @@ class RedisBus(Bus):
                         await handler(body)
                     except Exception:
                         log.exception("bus: a message could not be handled: %.200s", body)
+                    if self._closing:  # told to stop while handling it
+                        break
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if self.connected:
+                if self.connected and not self._closing:
                     log.warning("bus: the connection to Redis was lost (%s); reconnecting", exc)
                 self.connected = False
             finally:
@@ -163,12 +168,14 @@ class RedisBus(Bus):
             backoff = min(2.0, backoff * 2)
 
     async def close(self) -> None:
-        """Stop the listener and the publisher, and close the connection."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """Stop the listener and the publisher, and close the connection.
+
+        Neither loop starts again once told to stop, even if a cancellation is lost inside
+        the client (seen as a failed read); the wait for them is bounded
+        (:func:`~buraco.server.stopping.cancel_and_wait`).
+        """
+        self._closing = True
+        await cancel_and_wait(self._tasks)
         if self._client is not None:
             with contextlib.suppress(Exception):
                 await self._client.aclose()

@@ -48,6 +48,7 @@ from buraco.server.errors import ServiceError
 from buraco.server.models import EventRow, GameRow, Lease, TableRow
 from buraco.server.ratings import Entrant, ranks_of, shown
 from buraco.server.settings import Settings
+from buraco.server.stopping import cancel_and_wait
 from buraco.server.store import Conflict, RatedMatch, Store, TableResult, now
 from buraco.server.tables import LiveTable, Seat, Sender, dumps
 from buraco.text import has_control
@@ -234,16 +235,8 @@ class TableService:
     async def stop(self) -> None:
         """Stop every driver; shared, give up the leases so others take the tables at once."""
         self._closing = True
-        if self._maintainer is not None:
-            self._maintainer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._maintainer
-        tasks = [lt.driver for lt in self.tables.values() if lt.driver is not None]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        await cancel_and_wait([self._maintainer])
+        await cancel_and_wait([lt.driver for lt in self.tables.values()])
         if self.shared:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.store.release(self.bus.proc), 5)

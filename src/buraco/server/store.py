@@ -12,7 +12,6 @@ committed it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections.abc import Sequence
@@ -61,6 +60,7 @@ from buraco.server.models import (
     TournamentDeal,
     TournamentRow,
 )
+from buraco.server.stopping import cancel_and_wait
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -184,10 +184,7 @@ class Store:
 
     async def close(self) -> None:
         """Close every connection."""
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
+        await cancel_and_wait([self._writer])
         await self.engine.dispose()
 
     async def healthy(self) -> bool:

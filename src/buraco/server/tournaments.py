@@ -22,7 +22,6 @@ the whole turn is over.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
@@ -46,6 +45,7 @@ from buraco.server.service import (
     offline_bot,
     token_hash,
 )
+from buraco.server.stopping import cancel_and_wait
 from buraco.server.store import now
 from buraco.tournament.event import MAX_TURNS, MOVEMENTS, Tournament
 from buraco.tournament.pairing import MAX_ENTRANTS
@@ -126,10 +126,7 @@ class Tournaments:
 
     async def stop(self) -> None:
         """Stop looking."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait([self._task])
 
     async def _keep(self) -> None:
         while True:
