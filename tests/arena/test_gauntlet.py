@@ -125,6 +125,14 @@ def test_the_command_prints_a_row_per_table_and_exploit_with_its_verdict() -> No
     assert "8 rows: " in out
 
 
+def test_a_narrow_terminal_never_cuts_an_exploits_name() -> None:
+    args = ["--preset", "us", "--exploits", "wildhoarder", "--deals", "2"]
+    result = runner.invoke(app, ["arena", "--gauntlet", "greedy", *args], env={"COLUMNS": "70"})
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.output.splitlines() if line.startswith("us ")]
+    assert rows and rows[0][2] == "wildhoarder", result.output
+
+
 def test_the_command_gives_every_row_as_json() -> None:
     code, out = gauntlet("greedy", "--preset", "italiano", "--exploits", "stocker", "--json")
     assert code == 0, out
