@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -240,10 +241,33 @@ def test_explain_reads_text_as_apply_does() -> None:
 
 
 def test_a_value_equal_to_a_legal_action_plays_the_engines_own_value() -> None:
-    # Discard(5.0) == Discard(5): the card must not reach the state as a float
+    # a fresh Discard(5) plays the engine's own value
     game = Game("aberto", players=2, seed=3, match=False)
     game.apply("draw")
     discard = next(a for a in game.legal_actions() if isinstance(a, Discard))
-    game.apply(Discard(float(discard.card)))  # type: ignore[arg-type]
+    game.apply(Discard(int(str(discard.card))))
     assert game.pile == [discard.card] and type(game.pile[0]) is int
     assert game.record()["hands"][0]["actions"][-1][1] == str(discard)
+
+
+@pytest.mark.parametrize("odd", [float, bool])
+def test_an_equal_value_with_a_field_of_the_wrong_type_is_refused_by_apply_too(
+    odd: Callable[[int], object],
+) -> None:
+    # Discard(5.0) == Discard(5), and Discard(False) == Discard(0), yet neither holds a card
+    # code: is_legal and explain say so, and apply must agree (found by the test above)
+    for seed in range(100):  # a deal where the first player may discard AC or 2C (0, 1)
+        game = Game("aberto", players=2, seed=seed, match=False)
+        game.apply("draw")
+        cards = [a.card for a in game.legal_actions() if isinstance(a, Discard) and a.card < 2]
+        if cards:
+            card = cards[0]
+            break
+    value = Discard(odd(card))  # type: ignore[arg-type]
+    assert value in game.legal_actions() and not game.is_legal(value)
+    reason, _ = game.explain(value)
+    assert "a card is a code from 0 to 52" in reason
+    before = state_of(game)
+    with pytest.raises(NotationError, match="a card is a code from 0 to 52"):
+        game.apply(value)
+    assert state_of(game) == before

@@ -880,10 +880,13 @@ class Game:
             raise IllegalAction(Refusal("wrong-player", {"turn": self.turn, "seat": seat}))
         legal = self._legal if self._legal is not None else self.legal_actions()
         try:
-            # the engine's own value: an equal one with odd field types (5.0 for 5) never
-            # reaches the state
-            act = legal[legal.index(act)]
+            found = legal[legal.index(act)]
         except ValueError:
+            found = None
+        if found is not act:
+            # not the engine's own value: checked field by field as is_legal and explain
+            # check it, so an equal one with odd field types (5.0 or False for a card) is
+            # refused by all three alike; a well-formed one plays the engine's own value
             act = self._resolve(act)
             if act not in legal:
                 raise IllegalAction(explain(self, act)) from None
