@@ -19,6 +19,7 @@ from buraco.bots.play import play_one
 from buraco.bots.value import (
     GLOBAL_FEATURES,
     SHIPPED_VALUE,
+    SHIPPED_VALUES,
     SIDE_FEATURES,
     LearnedValue,
     global_features,
@@ -33,14 +34,16 @@ CANASTRA_AND_RUN = ["8H 9H TH JH QH KH AH 8S 9S TS 4C"]
 Position = tuple[Game, int]
 
 
-def _positions(hands: int, seed: int, mix: Sequence[str] = ("heuristic",)) -> list[Position]:
-    """A fifth of the positions after discards in hands of aberto for 4 (each side's
+def _positions(
+    hands: int, seed: int, mix: Sequence[str] = ("heuristic",), preset: str = "aberto"
+) -> list[Position]:
+    """A fifth of the positions after discards in hands of ``preset`` for 4 (each side's
     players drawn from ``mix``), with the hand's final difference of side 0's score (less
     cut bonuses) and side 1's."""
     rng = random.Random(seed)
     out: list[Position] = []
     for _ in range(hands):
-        game = Game("aberto", players=4, seed=rng.randrange(2**31), match=False)
+        game = Game(preset, players=4, seed=rng.randrange(2**31), match=False)
         specs = [rng.choice(mix) for _ in range(2)]
         bots = [make_bot(specs[s % 2], seed=rng.randrange(2**31)) for s in range(4)]
         kept: list[Game] = []
@@ -89,12 +92,17 @@ def test_at_the_end_of_the_hand_the_real_scores_count() -> None:
     assert load_value(SHIPPED_VALUE).result(game, 1) == totals[1] - totals[0]
 
 
-def test_the_shipped_value_predicts_held_out_hands_better_than_the_fitted_evaluation() -> None:
+@pytest.mark.parametrize(("preset", "hands"), [("aberto", 120), ("italiano", 200)])
+def test_the_shipped_value_predicts_held_out_hands_better_than_the_fitted_evaluation(
+    preset: str, hands: int
+) -> None:
     # hands of the mix of players it was trained on, not played in training (the script
     # plays seeds 1 and 2); on heuristic self-play alone the two predict about as well
-    rows = _positions(120, seed=70, mix=MIX)
-    value = load_value(SHIPPED_VALUE)
-    fitted = Evaluation.for_rules(rows[0][0].rules)
+    rows = _positions(hands, seed=70, mix=MIX, preset=preset)
+    rules = rows[0][0].rules
+    value = next(m for m in map(load_value, SHIPPED_VALUES) if m.fits(rules))
+    assert (value.preset, value.players) == (preset, 4)
+    fitted = Evaluation.for_rules(rules)
     y = np.asarray([d for _, d in rows], dtype=float)
     learned = np.asarray([value.differences(g)[0, 1] for g, _ in rows])
     linear = np.asarray([fitted.value(g, 0) - fitted.value(g, 1) for g, _ in rows])
@@ -176,9 +184,11 @@ def test_in_aberto_for_4_the_search_scores_its_playouts_with_the_model(
 
 
 def test_mcts_plays_the_learned_value_where_asked(tmp_path: Path) -> None:
-    assert MctsBot(seed=0)._learned is None  # the fitted evaluation by default
+    assert MctsBot(seed=0)._learned == []  # the fitted evaluation by default
     bot = make_bot("mcts:value=learned,iterations=4,time=0,depth=2", seed=0)
-    assert isinstance(bot, MctsBot) and isinstance(bot._learned, LearnedValue)
+    assert isinstance(bot, MctsBot)
+    tables = [(m.preset, m.players) for m in bot._learned]
+    assert tables == [("aberto", 4), ("italiano", 4)]
     with pytest.raises(BotError, match="value is fitted, learned or a value model's file"):
         make_bot(f"mcts:value={tmp_path / 'missing.npz'}")
     spec = "mcts:value=learned,iterations=4,time=0"

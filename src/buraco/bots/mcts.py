@@ -39,9 +39,9 @@ deals), and with no round finished the policy's choice stands. Parameters are gi
 name: ``mcts:time=0.5``, ``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` (full playouts).
 
 ``value`` chooses what scores a cut playout: ``fitted`` (the default, the linear
-:class:`~buraco.bots.evaluation.Evaluation`), ``learned`` (the network of
-:mod:`buraco.bots.value` shipped for ``aberto`` with 4 players) or a value model's file;
-at a table the model was not trained for, the fitted evaluation scores.
+:class:`~buraco.bots.evaluation.Evaluation`), ``learned`` (the networks of
+:mod:`buraco.bots.value` shipped for ``aberto`` and ``italiano`` with 4 players) or a
+value model's file; at a table no model was trained for, the fitted evaluation scores.
 ``mcts:value=learned,time=0.05,depth=2`` is the self-play agent of ``docs/research.md``.
 """
 
@@ -65,7 +65,7 @@ from buraco.actions import (
 from buraco.bots.base import Bot, pile_choices
 from buraco.bots.evaluation import Evaluation
 from buraco.bots.play import play_one
-from buraco.bots.value import SHIPPED_VALUE, LearnedValue, load_value
+from buraco.bots.value import SHIPPED_VALUES, LearnedValue, load_value
 from buraco.determinize import Determinizer
 from buraco.errors import BotError
 from buraco.game import Game
@@ -165,10 +165,12 @@ class MctsBot(Bot):
         self.limit = limit
         self.policy = policy_cls(seed=self.rng.randrange(2**31))
         self.value = value
-        self._learned: LearnedValue | None = None
+        self._learned: list[LearnedValue] = []
+        """The models that may score a playout, the first that fits the table chosen."""
         if value != "fitted":
             try:
-                self._learned = load_value(SHIPPED_VALUE if value == "learned" else value)
+                files = SHIPPED_VALUES if value == "learned" else (value,)
+                self._learned = [load_value(f) for f in files]
             except ImportError:
                 raise BotError(
                     "mcts: a learned value needs numpy: pip install 'buraco[fit]'"
@@ -249,8 +251,7 @@ class MctsBot(Bot):
         if self._evaluation is None or self._evaluation[0] is not rules:
             self._evaluation = (rules, Evaluation.for_rules(rules))
         evaluation: Evaluation | LearnedValue = self._evaluation[1]
-        if self._learned is not None and self._learned.fits(rules):
-            evaluation = self._learned
+        evaluation = next((m for m in self._learned if m.fits(rules)), evaluation)
         k = len(candidates)
         live = list(range(k))
         results: list[list[float]] = [[] for _ in range(k)]

@@ -62,7 +62,11 @@ the side moves next, and then the pile's cards and points; the fewest cards time
 morto taken, and times the canastra held (how near the side is to going out)."""
 
 SHIPPED_VALUE = Path(__file__).with_name("models") / "aberto4_value.npz"
-"""The model ``mcts:value=learned`` plays (trained for ``aberto`` with 4 players)."""
+"""The model ``mcts:value=learned`` plays in ``aberto`` with 4 players."""
+
+SHIPPED_VALUES = (SHIPPED_VALUE, Path(__file__).with_name("models") / "italiano4_value.npz")
+"""Every model ``mcts:value=learned`` may play, each at the table it was trained for
+(``aberto`` and ``italiano`` with 4 players)."""
 
 GLOBAL_FEATURES = ("stock", "pile", "pots")
 """Of the table: cards in the stock, cards in the pile, mortos still to take."""
