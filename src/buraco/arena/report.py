@@ -181,11 +181,11 @@ def gauntlet_table(result: GauntletResult) -> Table:
     """One row per preset, player count and exploit: the bot's deals, difference, verdict."""
     table = _table(f"{result.bot} against the exploits, from {result.bot}'s side")
     # names are never cut short (a narrow terminal squeezes the figures instead)
-    names = [(row.preset, row.exploit) for row in result.rows]
-    widest = [max((len(n[i]) for n in names), default=0) for i in (0, 1)]
-    table.add_column("preset", style="bold", no_wrap=True, min_width=widest[0])
+    presets = max((len(row.preset) for row in result.rows), default=0)
+    exploits = max((len(row.exploit) for row in result.rows), default=0)
+    table.add_column("preset", style="bold", no_wrap=True, min_width=presets)
     _number(table, "players")
-    table.add_column("exploit", no_wrap=True, min_width=widest[1])
+    table.add_column("exploit", no_wrap=True, min_width=exploits)
     _number(table, "deals\nW–L–T")
     _number(table, "win\nrate")
     _number(table, "mean\ndiff")

@@ -181,7 +181,9 @@ class MctsBot(Bot):
                 ) from None
         self.last_rounds = 0
         """Rounds searched for the last decision (0: not searched)."""
-        self._evaluation: tuple[Rules, Evaluation] | None = None
+        self._evaluation: tuple[Rules, Evaluation | LearnedValue] | None = None
+        """What scores a cut playout at the rules last searched: the first learned model
+        that fits them, else the fitted evaluation."""
         self._playout_bots: list[Bot] = []
         """The playouts' bots, one per seat, made once (building one is not free)."""
 
@@ -249,9 +251,9 @@ class MctsBot(Bot):
         side = view.side
         rules = sampler.rules
         if self._evaluation is None or self._evaluation[0] is not rules:
-            self._evaluation = (rules, Evaluation.for_rules(rules))
-        evaluation: Evaluation | LearnedValue = self._evaluation[1]
-        evaluation = next((m for m in self._learned if m.fits(rules)), evaluation)
+            fitting = [m for m in self._learned if m.fits(rules)]
+            self._evaluation = (rules, fitting[0] if fitting else Evaluation.for_rules(rules))
+        evaluation = self._evaluation[1]
         k = len(candidates)
         live = list(range(k))
         results: list[list[float]] = [[] for _ in range(k)]
