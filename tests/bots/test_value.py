@@ -92,12 +92,17 @@ def test_at_the_end_of_the_hand_the_real_scores_count() -> None:
     assert load_value(SHIPPED_VALUE).result(game, 1) == totals[1] - totals[0]
 
 
-@pytest.mark.parametrize(("preset", "hands"), [("aberto", 120), ("italiano", 200)])
+@pytest.mark.parametrize(
+    ("preset", "hands", "bar"),
+    [("aberto", 120, 0.9), ("italiano", 200, 0.7), ("fechado", 250, 0.98), ("us", 60, 0.85)],
+)
 def test_the_shipped_value_predicts_held_out_hands_better_than_the_fitted_evaluation(
-    preset: str, hands: int
+    preset: str, hands: int, bar: float
 ) -> None:
     # hands of the mix of players it was trained on, not played in training (the script
-    # plays seeds 1 and 2); on heuristic self-play alone the two predict about as well
+    # plays seeds 1 and 2); on heuristic self-play alone the two predict about as well.
+    # ``bar``: the largest the learned error may be as a share of the fitted evaluation's
+    # (fechado's hands are short, and what a network adds there is small)
     rows = _positions(hands, seed=70, mix=MIX, preset=preset)
     rules = rows[0][0].rules
     value = next(m for m in map(load_value, SHIPPED_VALUES) if m.fits(rules))
@@ -112,7 +117,7 @@ def test_the_shipped_value_predicts_held_out_hands_better_than_the_fitted_evalua
         return float(((y - pred) ** 2).mean())
 
     assert len(rows) > 1000
-    assert error(learned) < 0.9 * error(linear)
+    assert error(learned) < bar * error(linear)
 
 
 def _save(path: Path, **changes: object) -> Path:
@@ -141,12 +146,12 @@ def test_a_file_that_is_not_a_value_model_is_refused(tmp_path: Path) -> None:
         load_value(_save(tmp_path / "chain.npz", w1=np.zeros((64, 5))))
 
 
-def _plays_alike(preset: str, first: str, second: str, actions: int = 40) -> None:
-    """Four bots of each spec make the same actions from the same deal of ``preset``."""
-    game = Game(preset, players=4, seed=6, match=False)
+def _plays_alike(preset: str, first: str, second: str, actions: int = 40, players: int = 4) -> None:
+    """Bots of each spec make the same actions from the same deal of ``preset``."""
+    game = Game(preset, players=players, seed=6, match=False)
     again = game.clone()
-    one = [make_bot(first, seed=s) for s in range(4)]
-    other = [make_bot(second, seed=s) for s in range(4)]
+    one = [make_bot(first, seed=s) for s in range(players)]
+    other = [make_bot(second, seed=s) for s in range(players)]
     for _ in range(actions):
         assert play_one(game, one) == play_one(again, other)
 
@@ -159,8 +164,11 @@ def test_a_model_is_played_only_at_the_table_it_was_trained_for(tmp_path: Path) 
     assert not shipped.fits(make_rules("fechado", players=4))
     unnamed = load_value(_save(tmp_path / "unnamed.npz", preset=None, players=None))
     assert unnamed.fits(make_rules("italiano", players=3))
-    # elsewhere the search scores with the fitted evaluation: the same choices as without it
-    _plays_alike("fechado", "mcts:value=learned,iterations=3,time=0", "mcts:iterations=3,time=0")
+    # elsewhere (no model is trained for three sides) the search scores with the fitted
+    # evaluation: the same choices as without it
+    _plays_alike(
+        "italiano", "mcts:value=learned,iterations=3,time=0", "mcts:iterations=3,time=0", players=3
+    )
 
 
 def test_in_aberto_for_4_the_search_scores_its_playouts_with_the_model(
@@ -188,7 +196,7 @@ def test_mcts_plays_the_learned_value_where_asked(tmp_path: Path) -> None:
     bot = make_bot("mcts:value=learned,iterations=4,time=0,depth=2", seed=0)
     assert isinstance(bot, MctsBot)
     tables = [(m.preset, m.players) for m in bot._learned]
-    assert tables == [("aberto", 4), ("italiano", 4)]
+    assert tables == [(p, 4) for p in ("aberto", "italiano", "fechado", "us")]
     with pytest.raises(BotError, match="value is fitted, learned or a value model's file"):
         make_bot(f"mcts:value={tmp_path / 'missing.npz'}")
     spec = "mcts:value=learned,iterations=4,time=0"

@@ -40,8 +40,9 @@ name: ``mcts:time=0.5``, ``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` 
 
 ``value`` chooses what scores a cut playout: ``fitted`` (the default, the linear
 :class:`~buraco.bots.evaluation.Evaluation`), ``learned`` (the networks of
-:mod:`buraco.bots.value` shipped for ``aberto`` and ``italiano`` with 4 players) or a
-value model's file; at a table no model was trained for, the fitted evaluation scores.
+:mod:`buraco.bots.value` shipped for ``aberto``, ``italiano``, ``fechado`` and ``us``
+with 4 players) or a value model's file; at a table no model was trained for, the fitted
+evaluation scores.
 ``mcts:value=learned,time=0.05,depth=2`` is the self-play agent of ``docs/research.md``.
 """
 

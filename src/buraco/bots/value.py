@@ -61,12 +61,17 @@ wild cards in its hands; the fewest cards a player of the side holds; 1 if a pla
 the side moves next, and then the pile's cards and points; the fewest cards times the
 morto taken, and times the canastra held (how near the side is to going out)."""
 
-SHIPPED_VALUE = Path(__file__).with_name("models") / "aberto4_value.npz"
+_MODELS = Path(__file__).with_name("models")
+
+SHIPPED_VALUE = _MODELS / "aberto4_value.npz"
 """The model ``mcts:value=learned`` plays in ``aberto`` with 4 players."""
 
-SHIPPED_VALUES = (SHIPPED_VALUE, Path(__file__).with_name("models") / "italiano4_value.npz")
+SHIPPED_VALUES = (
+    SHIPPED_VALUE,
+    *(_MODELS / f"{preset}4_value.npz" for preset in ("italiano", "fechado", "us")),
+)
 """Every model ``mcts:value=learned`` may play, each at the table it was trained for
-(``aberto`` and ``italiano`` with 4 players)."""
+(``aberto``, ``italiano``, ``fechado`` and ``us`` with 4 players)."""
 
 GLOBAL_FEATURES = ("stock", "pile", "pots")
 """Of the table: cards in the stock, cards in the pile, mortos still to take."""
