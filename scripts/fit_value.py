@@ -16,7 +16,8 @@ model. Needs the ``torch`` extra (training only; playing the model needs NumPy):
 
 writes the shipped model, array for array (403 s of play on two cores, 45 s of fitting on
 one). The same seeds with ``--preset P`` write the others shipped, ``P4_value.npz``;
-their play on two cores: ``italiano`` 138 s, ``fechado`` 92 s, ``us`` 329 s.
+their play on two cores: ``italiano`` 138 s, ``fechado`` 92 s, ``us`` 329 s; and with
+``--preset italiano --players 2``, ``italiano2_value.npz`` (504 s of play on one core).
 ``--data FILE`` keeps the positions (about 500 MB for 20,000 hands) and reads them
 back on the next run, so fits of other ``--train-seed`` skip the play.
 

@@ -35,17 +35,21 @@ Position = tuple[Game, int]
 
 
 def _positions(
-    hands: int, seed: int, mix: Sequence[str] = ("heuristic",), preset: str = "aberto"
+    hands: int,
+    seed: int,
+    mix: Sequence[str] = ("heuristic",),
+    preset: str = "aberto",
+    players: int = 4,
 ) -> list[Position]:
-    """A fifth of the positions after discards in hands of ``preset`` for 4 (each side's
-    players drawn from ``mix``), with the hand's final difference of side 0's score (less
-    cut bonuses) and side 1's."""
+    """A fifth of the positions after discards in hands of ``preset`` for ``players`` (each
+    side's players drawn from ``mix``), with the hand's final difference of side 0's score
+    (less cut bonuses) and side 1's."""
     rng = random.Random(seed)
     out: list[Position] = []
     for _ in range(hands):
-        game = Game(preset, players=4, seed=rng.randrange(2**31), match=False)
+        game = Game(preset, players=players, seed=rng.randrange(2**31), match=False)
         specs = [rng.choice(mix) for _ in range(2)]
-        bots = [make_bot(specs[s % 2], seed=rng.randrange(2**31)) for s in range(4)]
+        bots = [make_bot(specs[s % 2], seed=rng.randrange(2**31)) for s in range(players)]
         kept: list[Game] = []
         while not game.is_hand_over():
             action = play_one(game, bots, full=True)
@@ -93,20 +97,26 @@ def test_at_the_end_of_the_hand_the_real_scores_count() -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "hands", "bar"),
-    [("aberto", 120, 0.9), ("italiano", 200, 0.7), ("fechado", 250, 0.98), ("us", 60, 0.85)],
+    ("preset", "players", "hands", "bar"),
+    [
+        ("aberto", 4, 120, 0.9),
+        ("italiano", 4, 200, 0.7),
+        ("fechado", 4, 250, 0.98),
+        ("us", 4, 60, 0.85),
+        ("italiano", 2, 100, 0.8),
+    ],
 )
 def test_the_shipped_value_predicts_held_out_hands_better_than_the_fitted_evaluation(
-    preset: str, hands: int, bar: float
+    preset: str, players: int, hands: int, bar: float
 ) -> None:
     # hands of the mix of players it was trained on, not played in training (the script
     # plays seeds 1 and 2); on heuristic self-play alone the two predict about as well.
     # ``bar``: the largest the learned error may be as a share of the fitted evaluation's
     # (fechado's hands are short, and what a network adds there is small)
-    rows = _positions(hands, seed=70, mix=MIX, preset=preset)
+    rows = _positions(hands, seed=70, mix=MIX, preset=preset, players=players)
     rules = rows[0][0].rules
     value = next(m for m in map(load_value, SHIPPED_VALUES) if m.fits(rules))
-    assert (value.preset, value.players) == (preset, 4)
+    assert (value.preset, value.players) == (preset, players)
     fitted = Evaluation.for_rules(rules)
     y = np.asarray([d for _, d in rows], dtype=float)
     learned = np.asarray([value.differences(g)[0, 1] for g, _ in rows])
@@ -196,7 +206,7 @@ def test_mcts_plays_the_learned_value_where_asked(tmp_path: Path) -> None:
     bot = make_bot("mcts:value=learned,iterations=4,time=0,depth=2", seed=0)
     assert isinstance(bot, MctsBot)
     tables = [(m.preset, m.players) for m in bot._learned]
-    assert tables == [(p, 4) for p in ("aberto", "italiano", "fechado", "us")]
+    assert tables == [*((p, 4) for p in ("aberto", "italiano", "fechado", "us")), ("italiano", 2)]
     with pytest.raises(BotError, match="value is fitted, learned or a value model's file"):
         make_bot(f"mcts:value={tmp_path / 'missing.npz'}")
     spec = "mcts:value=learned,iterations=4,time=0"

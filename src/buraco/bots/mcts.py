@@ -41,8 +41,8 @@ name: ``mcts:time=0.5``, ``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` 
 ``value`` chooses what scores a cut playout: ``fitted`` (the default, the linear
 :class:`~buraco.bots.evaluation.Evaluation`), ``learned`` (the networks of
 :mod:`buraco.bots.value` shipped for ``aberto``, ``italiano``, ``fechado`` and ``us``
-with 4 players) or a value model's file; at a table no model was trained for, the fitted
-evaluation scores.
+with 4 players and ``italiano`` with 2) or a value model's file; at a table no model was
+trained for, the fitted evaluation scores.
 ``mcts:value=learned,time=0.05,depth=2`` is the self-play agent of ``docs/research.md``.
 """
 
@@ -252,8 +252,9 @@ class MctsBot(Bot):
         side = view.side
         rules = sampler.rules
         if self._evaluation is None or self._evaluation[0] is not rules:
-            fitting = [m for m in self._learned if m.fits(rules)]
-            self._evaluation = (rules, fitting[0] if fitting else Evaluation.for_rules(rules))
+            fitting = next((m for m in self._learned if m.fits(rules)), None)
+            evaluation = fitting if fitting is not None else Evaluation.for_rules(rules)
+            self._evaluation = (rules, evaluation)
         evaluation = self._evaluation[1]
         k = len(candidates)
         live = list(range(k))

@@ -69,9 +69,10 @@ SHIPPED_VALUE = _MODELS / "aberto4_value.npz"
 SHIPPED_VALUES = (
     SHIPPED_VALUE,
     *(_MODELS / f"{preset}4_value.npz" for preset in ("italiano", "fechado", "us")),
+    _MODELS / "italiano2_value.npz",
 )
 """Every model ``mcts:value=learned`` may play, each at the table it was trained for
-(``aberto``, ``italiano``, ``fechado`` and ``us`` with 4 players)."""
+(``aberto``, ``italiano``, ``fechado`` and ``us`` with 4 players, ``italiano`` with 2)."""
 
 GLOBAL_FEATURES = ("stock", "pile", "pots")
 """Of the table: cards in the stock, cards in the pile, mortos still to take."""
