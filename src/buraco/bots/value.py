@@ -66,13 +66,15 @@ _MODELS = Path(__file__).with_name("models")
 SHIPPED_VALUE = _MODELS / "aberto4_value.npz"
 """The model ``mcts:value=learned`` plays in ``aberto`` with 4 players."""
 
-SHIPPED_VALUES = (
-    SHIPPED_VALUE,
-    *(_MODELS / f"{preset}4_value.npz" for preset in ("italiano", "fechado", "us")),
-    _MODELS / "italiano2_value.npz",
+SHIPPED_TABLES = (("aberto", 4), ("italiano", 4), ("fechado", 4), ("us", 4), ("italiano", 2))
+"""The tables (preset, players) a model is shipped for, each in the file
+``{preset}{players}_value.npz`` that ``scripts/fit_value.py`` writes."""
+
+SHIPPED_VALUES = tuple(
+    _MODELS / f"{preset}{players}_value.npz" for preset, players in SHIPPED_TABLES
 )
 """Every model ``mcts:value=learned`` may play, each at the table it was trained for
-(``aberto``, ``italiano``, ``fechado`` and ``us`` with 4 players, ``italiano`` with 2)."""
+(:data:`SHIPPED_TABLES`; the first is :data:`SHIPPED_VALUE`)."""
 
 GLOBAL_FEATURES = ("stock", "pile", "pots")
 """Of the table: cards in the stock, cards in the pile, mortos still to take."""
