@@ -12,10 +12,11 @@ model. Needs the ``torch`` extra (training only; playing the model needs NumPy):
 
     .venv/bin/pip install -e '.[torch]'
     .venv/bin/python scripts/fit_value.py --hands 20000 --seed 1 --train-seed 0 \
-        --out src/buraco/bots/models/aberto4_value.npz
+        --passes 1 --out src/buraco/bots/models/aberto4_value.npz
 
-writes the shipped model, array for array (403 s of play on two cores, 45 s of fitting on
-one). The same seeds with ``--preset P`` write the others shipped, ``P4_value.npz``;
+writes the shipped model, array for array (403 s of play on two cores, then 30 s in all
+on one: one pass, the one that predicts the held-out hands best). The same seeds with the
+default 6 passes and ``--preset P`` write the others shipped, ``P4_value.npz``;
 their play on two cores: ``italiano`` 138 s, ``fechado`` 92 s, ``us`` 329 s; and with
 ``--preset italiano --players 2``, ``italiano2_value.npz`` (504 s of play on one core).
 ``--data FILE`` keeps the positions (about 500 MB for 20,000 hands) and reads them
