@@ -141,11 +141,16 @@ LEAGUE: tuple[str, ...] = (
 (the fitted evaluation), ``heuristic`` and each exploit bot's plan."""
 
 
+def league_of(agent: str) -> tuple[str, ...]:
+    """:data:`LEAGUE` with ``agent`` in the places of the shipped value's agent."""
+    return tuple(agent if spec == AGENT else spec for spec in LEAGUE)
+
+
 def play_league(
     preset: str, players: int, hands: int, seed: int, workers: int, agent: str
 ) -> Arrays:
-    """``hands`` hands of ``agent`` against :data:`LEAGUE` (seeds ``seed``, ``seed + 1``)."""
-    league = tuple(agent if spec == AGENT else spec for spec in LEAGUE)
+    """``hands`` hands of ``agent`` against its :func:`league_of` (seeds ``seed``, ``seed + 1``)."""
+    league = league_of(agent)
     first = hands // 2
     parts = [(first, seed, league, agent), (hands - first, seed + 1, league, agent)]
     return play_parts(preset, players, workers, parts)

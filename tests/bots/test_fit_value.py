@@ -8,7 +8,6 @@ side against the league. The fit itself needs torch; only the tests that run it 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -97,13 +96,8 @@ def test_league_hands_replay_from_their_seed_with_the_agent_asked(fit: ModuleTyp
     for a, b in zip(first, again, strict=True):
         np.testing.assert_array_equal(a, b)
     # the two halves are seeds 5 and 6: the second half's numbers follow the first's
-    lone = fit.rows("aberto", 4, 1, 6, tuple(_league_of(fit, CHEAP_AGENT)), agent=CHEAP_AGENT)
+    lone = fit.rows("aberto", 4, 1, 6, fit.league_of(CHEAP_AGENT), agent=CHEAP_AGENT)
     np.testing.assert_array_equal(first[0][first[2] == 1], lone[0].astype(np.float32))
-
-
-def _league_of(fit: ModuleType, agent: str) -> list[str]:
-    """The league with ``agent`` in the shipped agent's places, as ``play_league`` builds it."""
-    return [agent if spec == fit.AGENT else spec for spec in fit.LEAGUE]
 
 
 def test_kept_positions_are_read_back_instead_of_played(
@@ -118,22 +112,23 @@ def test_kept_positions_are_read_back_instead_of_played(
     def not_again() -> Any:
         raise AssertionError("positions kept in a file are not played again")
 
-    read: Callable[[], Any] = not_again
-    back = fit.positions(path, read, "positions")
+    back = fit.positions(path, not_again, "positions")
     assert f"read from {path}" in capsys.readouterr().out
     for a, b in zip(kept, back, strict=True):
         np.testing.assert_array_equal(a, b)
 
 
 def test_the_script_writes_a_model_the_search_can_play(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    fit: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     pytest.importorskip("torch")
-    script = load_script("fit_value")
     out = tmp_path / "value.npz"
     argv = ["fit_value.py", "--hands", "20", "--workers", "1", "--passes", "2"]
     monkeypatch.setattr(sys, "argv", [*argv, "--out", str(out)])
-    script.main()
+    fit.main()
     printed = capsys.readouterr().out
     assert "network after pass 2" in printed and f"wrote {out}" in printed
     model = load_value(out)
@@ -153,14 +148,14 @@ def test_the_script_writes_a_model_the_search_can_play(
     ],
 )
 def test_the_script_refuses_a_bad_option_before_playing(
+    fit: ModuleType,
     option: list[str],
     said: str,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     pytest.importorskip("torch")
-    script = load_script("fit_value")
     monkeypatch.setattr(sys, "argv", ["fit_value.py", *option, "--out", "unused.npz"])
     with pytest.raises(SystemExit) as stopped:
-        script.main()
+        fit.main()
     assert stopped.value.code == 2 and said in capsys.readouterr().err
