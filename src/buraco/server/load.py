@@ -36,6 +36,8 @@ class LoadResult:
     actions: int = 0
     """Actions of the clients that the server accepted (each answered by its event)."""
     refused: int = 0
+    refused_codes: dict[str, int] = field(default_factory=dict)
+    """How many refusals came with each error code (``stale``, ``illegal``, …)."""
     latencies: list[float] = field(default_factory=list)
     """Seconds from sending an action to receiving its event, one per accepted action."""
     hands: int = 0
@@ -58,6 +60,7 @@ class LoadResult:
             "actions": self.actions,
             "actions_per_second": round(self.actions / self.seconds, 1) if self.seconds else 0,
             "refused": self.refused,
+            "refused_codes": dict(sorted(self.refused_codes.items())),
             "hands_finished": self.hands,
             "latency_ms_p50": round(1000 * statistics.median(lat), 2) if lat else None,
             "latency_ms_p90": pct(0.90),
@@ -143,6 +146,8 @@ async def _player(
                     continue
                 if sent is not None and started.is_set():
                     result.refused += 1
+                    code = str(m.get("code", "?"))[:40]
+                    result.refused_codes[code] = result.refused_codes.get(code, 0) + 1
                 sent = None
                 continue
             elif kind != "event":
