@@ -1,6 +1,7 @@
 """The search bot: deterministic for an iteration budget, blind to hidden cards."""
 
 import random
+from typing import Any
 
 import pytest
 
@@ -350,6 +351,44 @@ def test_past_the_hard_limit_an_unfinished_round_is_dropped(
     assert free.last_rounds > 3
     assert bound_clock.now < 0.1 + 0.001  # stopped at the limit, wherever that fell
     assert bound.last_rounds in (free.last_rounds - 1, free.last_rounds)
+
+
+class _PlayoutClock:
+    """A clock that stands still but for ``step`` seconds a playout."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize(("limit", "rounds"), [(1.0, 3), (2.0, 4)])
+def test_a_round_that_would_end_past_the_limit_is_not_begun(
+    monkeypatch: pytest.MonkeyPatch, limit: float, rounds: int
+) -> None:
+    import buraco.bots.mcts as mcts
+
+    view, legal = _searched_discard()
+    bot = MctsBot(seed=2, time=0.1, limit=limit, prune=0, futile=0, margin=1e9)
+    k = len(bot.candidates(view, legal))
+    clock = _PlayoutClock(0.03 / k)  # a round of k playouts: 0.03 s
+    monkeypatch.setattr(mcts, "time", clock)
+    playout = bot._playout
+
+    def timed(*args: Any, **kwargs: Any) -> float | None:
+        result = playout(*args, **kwargs)
+        clock.now += clock.step
+        return result
+
+    monkeypatch.setattr(bot, "_playout", timed)
+    bot.choose(view, legal)
+    # rounds end at 0.03, 0.06 and 0.09 s; a fourth would end at 0.12 s: past a limit of
+    # 0.1 s it is not begun, so no work is dropped; under one of 0.2 s it is played, as
+    # the budget (0.1 s) has not run out when it starts, and none after it
+    assert bot.last_rounds == rounds
+    assert clock.now == pytest.approx(0.03 * rounds)
 
 
 def test_with_no_round_finished_in_the_limit_the_policy_choice_stands(

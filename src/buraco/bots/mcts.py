@@ -33,8 +33,9 @@ nearly every pile plays that habit in the playouts (:func:`pile_habits`).
 Budget: ``time`` seconds per decision (default 0.1) and/or ``iterations`` rounds.
 With ``iterations`` alone the bot is deterministic for a seed; a time budget depends
 on the machine. ``time`` bounds when a round may start (after the first 3); ``limit``
-bounds the whole search at that many times ``time`` (default 2): a round still going
-then is dropped unfinished (its playouts would compare the candidates on different
+bounds the whole search at that many times ``time`` (default 2): a round is not begun
+when one as long as the mean of those played so far would end past it, a round still
+going then is dropped unfinished (its playouts would compare the candidates on different
 deals), and with no round finished the policy's choice stands. Parameters are given by
 name: ``mcts:time=0.5``, ``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` (full playouts).
 
@@ -198,10 +199,11 @@ class MctsBot(Bot):
         self.last_rounds = 0
         if len(legal) == 1:
             return legal[0]
+        started = time.perf_counter()  # the budget counts choosing the candidates too
         candidates = self.candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
-        return self._search(view, candidates)
+        return self._search(view, candidates, started)
 
     def candidates(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
         """The actions the search compares, the policy's choice first (one: no search).
@@ -247,7 +249,7 @@ class MctsBot(Bot):
             out.append(policy.choose(view, rest))
         return out
 
-    def _search(self, view: SeatView, candidates: list[Action]) -> Action:
+    def _search(self, view: SeatView, candidates: list[Action], started: float) -> Action:
         sampler = Determinizer(view)
         side = view.side
         rules = sampler.rules
@@ -260,14 +262,17 @@ class MctsBot(Bot):
         live = list(range(k))
         results: list[list[float]] = [[] for _ in range(k)]
         habits = pile_habits(view) if self.habits else [None] * len(view.hand_sizes)
-        started = time.perf_counter()
         deadline = started + self.time if self.time > 0 else math.inf
         hard = started + self.limit * self.time if self.time > 0 and self.limit else math.inf
         most_rounds = self.iterations or math.inf
         rounds = 0
         while rounds < most_rounds and len(live) > 1:
-            if rounds >= _MIN_ROUNDS and time.perf_counter() >= deadline:
-                break
+            if rounds and (deadline < math.inf or hard < math.inf):
+                now = time.perf_counter()
+                if rounds >= _MIN_ROUNDS and now >= deadline:
+                    break
+                if now + (now - started) / rounds > hard:
+                    break  # a round as long as the mean would be dropped at the hard limit
             deal = sampler.sample(self.rng)
             seed = self.rng.randrange(2**31)
             played = []
