@@ -129,12 +129,24 @@ def test_the_mcts_gauntlet_table_is_the_saved_rows_and_every_row_holds() -> None
     assert cells == 87
 
 
-def test_the_learned_value_agent_s_gauntlet_is_the_saved_rows_and_every_row_holds() -> None:
+@pytest.mark.parametrize(
+    ("agent", "data", "heading"),
+    [
+        ("mcts:value=learned,time=0.05,depth=2", "gauntlet-agent.jsonl", "### Search with a"),
+        (
+            "mcts:value=learned,time=0.05,depth=2,futile=0,limit=1",
+            "gauntlet-agent-budget.jsonl",
+            "#### The whole budget",
+        ),
+    ],
+)
+def test_the_learned_value_agent_s_gauntlet_is_the_saved_rows_and_every_row_holds(
+    agent: str, data: str, heading: str
+) -> None:
     # issue 22: "no exploit bot above it" (aberto for 4)
     from buraco.arena.gauntlet import HOLDS, gauntlet_rows, load_saved
 
-    agent = "mcts:value=learned,time=0.05,depth=2"
-    saved = load_saved(ROOT / "docs" / "data" / "gauntlet-agent.jsonl")
+    saved = load_saved(ROOT / "docs" / "data" / data)
     rows = gauntlet_rows(agent, 40, tables=[("aberto", 4)], seed=0)
     assert {r.exploit for r in rows} == {g.exploit for g in saved.values()}
     assert len(saved) == len(rows) == 7
@@ -142,7 +154,7 @@ def test_the_learned_value_agent_s_gauntlet_is_the_saved_rows_and_every_row_hold
     assert all(g.outcome.wins + g.outcome.losses + g.outcome.ties == 40 for g in saved.values())
     by_exploit = {g.exploit: g for g in saved.values()}
     text = (ROOT / "docs" / "research.md").read_text()
-    section = text[text.index("### Search with a learned value") :]
+    section = text[text.index(heading) :]
     table = section[section.index("| `hoarder` |") :]
     header, _, cells_line = table.splitlines()[:3]
     exploits = [h.strip(" `") for h in header.split("|")[1:-1]]

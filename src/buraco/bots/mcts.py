@@ -44,7 +44,8 @@ name: ``mcts:time=0.5``, ``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` 
 :mod:`buraco.bots.value` shipped for ``aberto``, ``italiano``, ``fechado`` and ``us``
 with 4 players and ``italiano`` with 2) or a value model's file; at a table no model was
 trained for, the fitted evaluation scores.
-``mcts:value=learned,time=0.05,depth=2`` is the self-play agent of ``docs/research.md``.
+``mcts:value=learned,time=0.05,depth=2,futile=0,limit=1`` is the self-play agent of
+``docs/research.md``.
 """
 
 from __future__ import annotations
