@@ -12,13 +12,19 @@ model. Needs the ``torch`` extra (training only; playing the model needs NumPy):
 
     .venv/bin/pip install -e '.[torch]'
     .venv/bin/python scripts/fit_value.py --hands 20000 --seed 1 --train-seed 0 \
-        --passes 1 --out src/buraco/bots/models/aberto4_value.npz
+        --passes 1 --data positions.npz --out first.npz
+    .venv/bin/python scripts/fit_value.py --hands 20000 --seed 1 --train-seed 0 \
+        --passes 1 --data positions.npz --league 800 --league-data league.npz --weight 4 \
+        --agent mcts:value=first.npz,time=0,iterations=9,depth=2,futile=0 \
+        --out src/buraco/bots/models/aberto4_value.npz
 
-writes the shipped model, array for array (403 s of play on two cores, then 30 s in all
-on one: one pass, the one that predicts the held-out hands best). The same seeds with the
-default 6 passes and ``--preset P`` write the others shipped, ``P4_value.npz``;
-their play on two cores: ``italiano`` 138 s, ``fechado`` 92 s, ``us`` 329 s; and with
-``--preset italiano --players 2``, ``italiano2_value.npz`` (504 s of play on one core).
+write the shipped model: the first fits the 20,000 hands alone, one pass, the one that
+predicts the held-out hands best (403 s of play on two cores, then 30 s in all on one),
+and the second adds 800 hands of that model's own league (2,149 s of play on two
+cores). ``--hands 20000 --seed 1 --train-seed 0`` with the default 6 passes and
+``--preset P`` write the others shipped, ``P4_value.npz``; their play on two cores:
+``italiano`` 138 s, ``fechado`` 92 s, ``us`` 329 s; and with ``--preset italiano
+--players 2``, ``italiano2_value.npz`` (504 s of play on one core).
 ``--data FILE`` keeps the positions (about 500 MB for 20,000 hands) and reads them
 back on the next run, so fits of other ``--train-seed`` skip the play.
 
