@@ -23,7 +23,7 @@ from buraco.arena.gauntlet import (
 from buraco.arena.stats import Outcome, mean_ci
 from buraco.arena.timing import TimeSketch
 from buraco.bots import EXPLOITS
-from buraco.cli import app
+from buraco.cli import app, common
 from buraco.rules import make_rules
 
 runner = CliRunner()
@@ -108,6 +108,12 @@ def test_the_heuristic_holds_where_greedy_loses() -> None:
     assert greedy.diff.mean < 0 < heuristic.diff.mean
 
 
+@pytest.fixture(autouse=True)
+def _width_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's console reads ``COLUMNS`` when it prints, whatever it was at import."""
+    monkeypatch.setattr(common.console, "_width", None)
+
+
 def gauntlet(*args: str) -> tuple[int, str]:
     result = runner.invoke(app, ["arena", "--gauntlet", *args], env={"COLUMNS": "160"})
     return result.exit_code, result.output
@@ -131,6 +137,18 @@ def test_a_narrow_terminal_never_cuts_an_exploits_name() -> None:
     assert result.exit_code == 0, result.output
     rows = [line.split() for line in result.output.splitlines() if line.startswith("us ")]
     assert rows and rows[0][2] == "wildhoarder", result.output
+
+
+def test_a_terminal_of_80_columns_shows_every_verdict_whole() -> None:
+    args = ["--preset", "us", "--players", "4", "--deals", "3"]
+    result = runner.invoke(app, ["arena", "--gauntlet", "greedy", *args], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = [line.split() for line in result.output.splitlines()]
+    rows = [i for i, line in enumerate(lines) if line[:2] == ["us", "4"]]
+    assert [lines[i][2] for i in rows] == list(EXPLOITS), result.output
+    for i in rows:  # "not separated" may take two lines, each word whole
+        verdict = lines[i][-1] if lines[i][-1] != "not" else f"not {lines[i + 1][-1]}"
+        assert verdict in (HOLDS, LOSES, NOT_SEPARATED), result.output
 
 
 def test_the_command_gives_every_row_as_json() -> None:

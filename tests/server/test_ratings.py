@@ -180,7 +180,10 @@ def test_a_rating_update_cut_off_is_applied_once_when_the_end_is_recorded_again(
     monkeypatch.setattr(Store, "_rate", dies_once)
     r = server.client.post(f"/api/tables/{t['id']}/resign", headers=ana.headers)
     assert r.status_code >= 500 or r.status_code == 503
-    assert ana.id not in [x["id"] for x in board(server)["rows"]]  # nothing was kept
+    # nothing was kept: Ana is rated only once the end has been recorded again (the
+    # table's driver may do that at once, on a busy machine before the board is read)
+    if ana.id in [x["id"] for x in board(server)["rows"]]:
+        assert calls["n"] >= 2
     service = server.client.app.state.service  # type: ignore[attr-defined]
     lt = service.tables[t["id"]]
 

@@ -180,9 +180,10 @@ _VERDICT_STYLES = {HOLDS: "green", LOSES: "bold red", NOT_SEPARATED: "yellow", T
 def gauntlet_table(result: GauntletResult) -> Table:
     """One row per preset, player count and exploit: the bot's deals, difference, verdict."""
     table = _table(f"{result.bot} against the exploits, from {result.bot}'s side")
-    # names are never cut short (a narrow terminal squeezes the figures instead)
+    # names and a verdict's words are never cut short (a narrow terminal squeezes the figures)
     presets = max((len(row.preset) for row in result.rows), default=0)
     exploits = max((len(row.exploit) for row in result.rows), default=0)
+    words = max((len(w) for row in result.rows for w in row.verdict.split()), default=0)
     table.add_column("preset", style="bold", no_wrap=True, min_width=presets)
     _number(table, "players")
     table.add_column("exploit", no_wrap=True, min_width=exploits)
@@ -191,7 +192,7 @@ def gauntlet_table(result: GauntletResult) -> Table:
     _number(table, "mean\ndiff")
     _number(table, "95% CI")
     _number(table, "choose\nmedian")
-    table.add_column("verdict")
+    table.add_column("verdict", min_width=words)
     for row in result.rows:
         table.add_row(
             row.preset,
