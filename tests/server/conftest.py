@@ -4,13 +4,6 @@ PostgreSQL is the one at ``BURACO_TEST_PG`` (default ``127.0.0.1:5432``, databas
 ``test``); each test session makes a database of its own there and drops it at
 the end. Without PostgreSQL those tests skip, unless ``BURACO_REQUIRE_PG=1``
 (set by ``.ci/run``), when they fail.
-
-pytest-xdist runs the tests on every core (``-n auto --dist loadgroup`` in
-``pyproject.toml``); these stay in one xdist group, run one after another by one worker,
-while the other workers share the rest of the suite. They start servers, server processes
-and a browser of their own, which need a core beside the test's to keep to their timeouts;
-and one of them stops and starts the machine's PostgreSQL (``BURACO_PG_RESTART=1``), when
-no other test may be using it.
 """
 
 from __future__ import annotations
@@ -33,14 +26,6 @@ from buraco.server.app import create_app
 from serverkit import Server, make_settings
 
 PG = os.environ.get("BURACO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-HERE = Path(__file__).parent
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the server's tests in one xdist group (see the module's docstring)."""
-    for item in items:
-        if HERE in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("server"))
 
 
 @pytest.fixture(autouse=True)
