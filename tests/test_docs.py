@@ -143,6 +143,11 @@ def test_the_mcts_gauntlet_table_is_the_saved_rows_and_every_row_holds() -> None
             "gauntlet-agent-league.jsonl",
             "#### Its own league",
         ),
+        (
+            "mcts:value=learned,time=0.05,depth=2,futile=0,limit=1",
+            "gauntlet-agent-compiled.jsonl",
+            "**Compiled, on a slower core.**",
+        ),
     ],
 )
 def test_the_learned_value_agent_s_gauntlet_is_the_saved_rows_and_every_row_holds(

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from buraco.arena.gauntlet import (
@@ -15,11 +16,13 @@ from buraco.arena.gauntlet import (
     NOT_SEPARATED,
     TABLES,
     TOO_FEW,
+    GauntletResult,
     GauntletRow,
     gauntlet_rows,
     has_opening_minimum,
     run_gauntlet,
 )
+from buraco.arena.report import gauntlet_table
 from buraco.arena.stats import Outcome, mean_ci
 from buraco.arena.timing import TimeSketch
 from buraco.bots import EXPLOITS
@@ -149,6 +152,20 @@ def test_a_terminal_of_80_columns_shows_every_verdict_whole() -> None:
     for i in rows:  # "not separated" may take two lines, each word whole
         verdict = lines[i][-1] if lines[i][-1] != "not" else f"not {lines[i + 1][-1]}"
         assert verdict in (HOLDS, LOSES, NOT_SEPARATED), result.output
+
+
+def test_a_table_whose_verdicts_are_short_still_shows_their_header_whole() -> None:
+    times = TimeSketch()
+    times.add(0.0413)
+    diffs = mean_ci([2400.0, 2550.0, 2480.0, 2610.0, 2390.0, 2530.0])
+    row = GauntletRow("aberto", 4, "wildhoarder", Outcome(32, 7, 1), diffs, times, 1.0)
+    assert row.verdict == HOLDS  # every row holds: the longest word is the header's
+    result = GauntletResult("mcts:value=learned,time=0.05,depth=2", 40, 0, (row, row), 1, 1.0)
+    console = Console(width=80, record=True)
+    console.print(gauntlet_table(result))
+    text = console.export_text()
+    header = next(line.split() for line in text.splitlines() if line.startswith("preset"))
+    assert header[-1] == "verdict", text
 
 
 def test_the_command_gives_every_row_as_json() -> None:

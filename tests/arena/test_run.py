@@ -1,8 +1,10 @@
 import pytest
 
 from buraco import RulesError, make_rules
+from buraco.arena import result as arena_result
 from buraco.arena import run_arena
 from buraco.arena.duplicate import deal_seed
+from buraco.compiled import compiled_modules
 
 
 def test_results_are_the_same_with_one_or_two_workers() -> None:
@@ -134,3 +136,10 @@ def test_a_pile_the_rules_do_not_let_a_player_take_is_not_counted_as_offered() -
     hoarder, stocker = result.bots()
     assert hoarder.pile_chances > 0 and hoarder.pile_share == 1.0
     assert stocker.pile_takes == 0
+
+
+def test_a_result_says_which_search_modules_ran_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run_arena("aberto", ["random", "greedy"], 1, players=2, seed=3)
+    assert result.to_dict()["compiled"] == compiled_modules()
+    monkeypatch.setattr(arena_result, "compiled_modules", lambda: ["buraco.views"])
+    assert result.to_dict(games=False)["compiled"] == ["buraco.views"]

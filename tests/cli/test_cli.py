@@ -8,6 +8,8 @@ from typer.testing import CliRunner
 
 from buraco import replay as replay_record
 from buraco.cli import app
+from buraco.cli import bench as bench_cli
+from buraco.compiled import compiled_modules
 
 runner = CliRunner()
 
@@ -260,9 +262,22 @@ def test_bench_reports_positive_figures() -> None:
     assert figures["random"]["hands_per_second"] > 0
     assert figures["greedy"]["hands_per_second"] > 0
     assert "bots" not in figures
+    assert figures["compiled"] == compiled_modules()  # none in a plain checkout
     batched = figures["batched"]  # 64 games unless told
     assert batched["games"] == 64 and batched["form"] == "index"
     assert len(batched["rounds"]) == 1 and batched["agent_steps_per_second"] > 0
+
+
+def test_bench_names_the_modules_that_run_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    args = ("bench", "--seconds", "0.01", "--rounds", "1", "--batched", "0")
+    code, out = run(*args)
+    assert code == 0 and "no module compiled" in " ".join(out.split())
+    monkeypatch.setattr(bench_cli, "compiled_modules", lambda: ["buraco.movegen", "buraco.views"])
+    code, out = run(*args)
+    named = "compiled with mypyc: buraco.movegen, buraco.views"
+    assert code == 0 and named in " ".join(out.split())
+    code, out = run(*args, "--json")
+    assert json.loads(out)["compiled"] == ["buraco.movegen", "buraco.views"]
 
 
 def test_bench_times_the_batched_env_with_the_games_asked_for_or_not_at_all() -> None:

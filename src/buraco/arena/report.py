@@ -180,10 +180,12 @@ _VERDICT_STYLES = {HOLDS: "green", LOSES: "bold red", NOT_SEPARATED: "yellow", T
 def gauntlet_table(result: GauntletResult) -> Table:
     """One row per preset, player count and exploit: the bot's deals, difference, verdict."""
     table = _table(f"{result.bot} against the exploits, from {result.bot}'s side")
-    # names and a verdict's words are never cut short (a narrow terminal squeezes the figures)
+    # names, a verdict's words and their headers are never cut short (a narrow terminal
+    # squeezes the figures)
     presets = max((len(row.preset) for row in result.rows), default=0)
     exploits = max((len(row.exploit) for row in result.rows), default=0)
     words = max((len(w) for row in result.rows for w in row.verdict.split()), default=0)
+    presets, exploits, words = max(presets, 6), max(exploits, 7), max(words, 7)
     table.add_column("preset", style="bold", no_wrap=True, min_width=presets)
     _number(table, "players")
     table.add_column("exploit", no_wrap=True, min_width=exploits)

@@ -23,6 +23,7 @@ from buraco.arena.cluster import ClusterInfo
 from buraco.arena.duplicate import ArenaSpec, DealResult, GameResult
 from buraco.arena.stats import MeanCI, Outcome, elo_ratings, mean_ci
 from buraco.arena.timing import TimeSketch
+from buraco.compiled import compiled_modules
 
 
 def _outcome(values: list[float]) -> Outcome:
@@ -209,6 +210,7 @@ class ArenaResult:
             "hands": sum(g.hands for g in self.games()),
             "workers": self.workers,
             "seconds": self.seconds,
+            "compiled": compiled_modules(),  # a budget in seconds buys more rounds compiled
         }
         if self.cluster is not None:
             out["ray"] = self.cluster.as_dict()

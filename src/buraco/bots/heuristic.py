@@ -52,7 +52,6 @@ Discarding
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any
@@ -814,7 +813,7 @@ class HeuristicBot(Bot):
             and (t.size >= 2 or _ready_to_go_out(view, r))
         ):
             return False  # it can be melded (with one card left over to discard)
-        after = copy.copy(t)
+        after = _Turn(view, r, t.tables, t.mem)  # the same decision, one card more
         after.counts = tuple(with_top)
         after.size = t.size + 1
         after.wilds = t.wilds + _WILD[top]

@@ -27,6 +27,7 @@ from buraco.cli.common import (
     say,
     user_errors,
 )
+from buraco.compiled import compiled_modules
 from buraco.game import Game
 from buraco.rules import Rules
 
@@ -89,6 +90,7 @@ def bench(
             "python": platform.python_version(),
             "machine": platform.machine(),
             "pinned_to_one_core": pinned,
+            "compiled": compiled_modules(),
             "seconds_per_round": seconds,
             "rounds": rounds,
         }
@@ -219,11 +221,13 @@ def _batched_round(batch: BuracoBatch, rng: np.random.Generator, seconds: float)
 
 def _print(f: dict[str, Any]) -> None:
     core = "one core (pinned)" if f["pinned_to_one_core"] else "one process"
+    built = f["compiled"]
     say(
         (f["preset"], "bold"),
         f", {f['players']} players — Python {f['python']} on "
         f"{f['machine']}, {core}; median of {f['rounds']} rounds of "
-        f"{f['seconds_per_round']:g} s after a warm-up round",
+        f"{f['seconds_per_round']:g} s after a warm-up round; "
+        + (f"compiled with mypyc: {', '.join(built)}" if built else "no module compiled"),
     )
     table = Table()
     table.add_column("measure")
