@@ -1,10 +1,10 @@
 """Self-play against a league: MaskablePPO on the factored actions, opponents drawn hand by hand.
 
 Trains ``sb3-contrib``'s ``MaskablePPO`` (an ``MlpPolicy`` of ``--hidden`` layers) on
-``buraco/AbertoFactored-v0`` for 4 players (:mod:`buraco.factored`), in two stages.
+``buraco/AbertoFactored-v0`` for 4 players (:mod:`buraco.rl.factored`), in two stages.
 
 **Imitation** (``--imitate-hands``, 0 to skip): ``heuristic`` plays that many hands in
-every seat (:func:`buraco.factored.demonstrate`) and the policy learns to choose its tokens
+every seat (:func:`buraco.rl.factored.demonstrate`) and the policy learns to choose its tokens
 (cross-entropy over the allowed tokens), the value head the hand's reward, for
 ``--imitate-epochs`` passes; 5% of the hands are held out to report the accuracy. The
 hands are dealt from ``--imitate-seed`` (the same for every training seed unless told),
@@ -64,8 +64,8 @@ except ImportError as missing:  # say which extra, not a traceback
 
 from buraco.bots import make_bot
 from buraco.bots.learned import save_model, sb3_layers
-from buraco.factored import COMPACT_SIZE, N_TOKENS, FactoredEnv, demonstrate
 from buraco.game import Game
+from buraco.rl.factored import COMPACT_SIZE, N_TOKENS, FactoredEnv, demonstrate
 
 BOTS = ["greedy", "heuristic"]
 EXPLOITS = ["hoarder", "stocker", "holder", "rusher", "wildhoarder", "starver", "feeder"]

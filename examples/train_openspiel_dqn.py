@@ -55,7 +55,7 @@ except ImportError as missing:  # say which extra, not a traceback
         f"this example needs {missing.name or missing}: pip install -e '.[openspiel,torch]'"
     ) from None
 
-import buraco.openspiel  # noqa: F401  (registers python_buraco)
+import buraco.rl.openspiel  # noqa: F401  (registers python_buraco)
 from buraco.bots.learned import save_model
 
 EVAL_SEED = 1_000_000
@@ -163,7 +163,7 @@ def export(agent: Any, path: Path, args: argparse.Namespace, seed: int) -> None:
         "players": args.players,
         "actions": "flat",
         "activation": "relu",
-        "observation": "buraco.encoding.ObservationEncoder",
+        "observation": "buraco.rl.encoding.ObservationEncoder",
         "trainer": "open_spiel.python.pytorch.dqn (examples/train_openspiel_dqn.py)",
         "seed": seed,
         "steps": args.steps,

@@ -1,7 +1,7 @@
 r"""Train a small masked policy-gradient agent on Buraco and save it for the ``policy`` bot.
 
 REINFORCE with a learned baseline (a value head), on the Gymnasium environment
-(``buraco.gymnasium.BuracoEnv``: the agent at seat 0, the opponents' bots at the other
+(``buraco.rl.gymnasium.BuracoEnv``: the agent at seat 0, the opponents' bots at the other
 seats: ``random`` by default, or a mix drawn episode by episode, ``--opponents
 heuristic,hoarder,stocker,random``), ``aberto`` for 2 players by default. The network is
 :class:`buraco.bots.policy.PolicyNet`: it scores only the legal indexes of the mask (masked
@@ -37,7 +37,7 @@ try:
 
     from buraco.bots import split_specs
     from buraco.bots.policy import PolicyNet
-    from buraco.gymnasium import BuracoEnv
+    from buraco.rl.gymnasium import BuracoEnv
 except ImportError as missing:  # say which extra, not a traceback
     raise SystemExit(
         f"this example needs {missing.name or missing}: pip install -e '.[torch,rl]'"

@@ -1,7 +1,7 @@
 """MaskablePPO learns the factored actions: its win rate against bots before and after.
 
 Trains ``sb3-contrib``'s ``MaskablePPO`` (``"MlpPolicy"``, its default network) on
-``buraco/AbertoFactored-v0`` (:mod:`buraco.factored`) against ``random`` bots (``--opponents``;
+``buraco/AbertoFactored-v0`` (:mod:`buraco.rl.factored`) against ``random`` bots (``--opponents``;
 in a game for 4 the partner is one of them), with the settings ``docs/research.md`` gives
 (16 envs, ``n_steps=128``, ``batch_size=512``, SB3's defaults otherwise), on one thread.
 
@@ -41,8 +41,8 @@ except ImportError as missing:  # say which extra, not a traceback
     ) from None
 
 from buraco.bots.learned import save_model, sb3_layers
-from buraco.factored import FactoredEnv
-from buraco.gymnasium import FACTORED_IDS
+from buraco.rl.factored import FactoredEnv
+from buraco.rl.gymnasium import FACTORED_IDS
 
 EVAL_SEED = 1_000_000
 """Evaluation hand ``i`` is dealt by ``reset(seed=EVAL_SEED + i)``."""

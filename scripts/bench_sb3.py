@@ -12,7 +12,7 @@ with ``"MlpPolicy"`` and its default network (two layers of 64 for the policy an
 value), environments made by ``make_vec_env`` (``DummyVecEnv``, ``Monitor``), PyTorch on one
 thread. The cases:
 
-- ``factored``: ``buraco/AbertoFactored-v0`` (:mod:`buraco.factored`: ``Discrete(243)``,
+- ``factored``: ``buraco/AbertoFactored-v0`` (:mod:`buraco.rl.factored`: ``Discrete(243)``,
   1,382 numbers of observation) with the settings ``docs/research.md`` gives: 16 envs,
   ``n_steps=128``, ``batch_size=512``;
 - ``factored, SB3 defaults``: the same env with SB3's defaults: 1 env, ``n_steps=2048``,
@@ -47,8 +47,8 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 
-import buraco.gymnasium  # noqa: F401 - registers the environments
-from buraco.factored import COMPACT_SIZE, N_TOKENS
+import buraco.rl.gymnasium  # noqa: F401 - registers the environments
+from buraco.rl.factored import COMPACT_SIZE, N_TOKENS
 
 
 class NoOpEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):

@@ -5,17 +5,17 @@ takes its turn in each round, so a change in the machine's load touches them ali
 
 - ``engine``: random play on the bare engine (``legal_actions`` and ``apply``, as
   ``buraco bench`` measures it), in engine actions per second: no observation, no mask;
-- ``pettingzoo``: the wrapped single-game PettingZoo env (``buraco.pettingzoo.env``) played
+- ``pettingzoo``: the wrapped single-game PettingZoo env (``buraco.rl.pettingzoo.env``) played
   with random masked indexes through ``agent_iter``/``last``/``step``, in env steps per
   second (a meld is one step per card plus one);
-- ``batched``: :class:`buraco.vector.BuracoVectorEnv` with ``N`` games, every seat an agent,
+- ``batched``: :class:`buraco.rl.vector.BuracoVectorEnv` with ``N`` games, every seat an agent,
   in agent steps per second (the steps after an episode's end, which only reset it, are
   not counted, as Gymnasium's ``benchmark_vector_step`` does), with the observations and
   masks of every step produced in the ``dense`` form (``float32`` ``(N, 9316)`` and
   ``int8`` ``(N, 19868)`` arrays, copied as Gymnasium's vector envs do by default), the
   dense form with ``copy=False`` (the arrays kept between steps), or the ``index`` form
-  (:class:`buraco.vector.CSRBatch` of both). The random policy picks from the legal indexes
-  (:func:`buraco.vector.random_actions`, vectorised) in every form;
+  (:class:`buraco.rl.vector.CSRBatch` of both). The random policy picks from the legal indexes
+  (:func:`buraco.rl.vector.random_actions`, vectorised) in every form;
 - ``gin_rummy_v4`` (with ``--gin-python``, a Python with ``pettingzoo[classic]<1.25``
   installed): PettingZoo's gin rummy played as ``pettingzoo`` above, in a subprocess on
   the same core.
@@ -44,11 +44,11 @@ from typing import Any
 
 import numpy as np
 
-from buraco.encoding import MELD_CARD, MELD_END
 from buraco.game import Game
-from buraco.pettingzoo import env as pz_env
+from buraco.rl.encoding import MELD_CARD, MELD_END
+from buraco.rl.pettingzoo import env as pz_env
+from buraco.rl.vector import BuracoVectorEnv, CSRBatch, random_actions
 from buraco.rules import PRESETS
-from buraco.vector import BuracoVectorEnv, CSRBatch, random_actions
 
 FORMS = ("dense", "dense-nocopy", "index")
 
@@ -240,7 +240,7 @@ def main() -> None:
     )
     engine = med["engine"]
     print(f"engine alone (random play, no encoding): {engine:,.0f} actions/s")
-    print(f"single env (buraco.pettingzoo, wrapped): {med['pettingzoo']:,.0f} steps/s")
+    print(f"single env (buraco.rl.pettingzoo, wrapped): {med['pettingzoo']:,.0f} steps/s")
     if "gin_rummy_v4" in med:
         print(f"PettingZoo gin_rummy_v4: {med['gin_rummy_v4']:,.0f} steps/s")
     print()

@@ -20,7 +20,8 @@ from __future__ import annotations
 import argparse
 from concurrent.futures import ProcessPoolExecutor
 
-from buraco.bots.evaluation import FEATURES, MIX, WEIGHTS, fit, r_squared, samples
+from buraco.bots.evaluation import FEATURES, MIX, WEIGHTS, fit, r_squared
+from buraco.bots.training import samples
 from buraco.rules import PRESETS
 
 

@@ -2,11 +2,11 @@
 
 The ``learned`` agent starts by imitating ``heuristic`` (``examples/train_league.py``) and
 reaches three quarters of its choices. ``heuristic`` also reads the hand's history, which
-the compact observation (:data:`buraco.factored.COMPACT_LAYOUT`) keeps only in part: the
+the compact observation (:data:`buraco.rl.factored.COMPACT_LAYOUT`) keeps only in part: the
 cards each seat discarded, and how often each seat took the pile. This script measures what
 that history is worth to imitation: ``heuristic`` plays ``--hands`` hands of aberto for 4
 in every seat, each token decision with an alternative is kept (as
-:func:`buraco.factored.demonstrate` keeps them), and two policies of the same shape (two
+:func:`buraco.rl.factored.demonstrate` keeps them), and two policies of the same shape (two
 ``tanh`` layers of 256, as the agent's) learn to pick its token among those allowed:
 
 - ``compact``: from the compact observation alone;
@@ -35,15 +35,15 @@ import torch
 from buraco.actions import Action, Discard
 from buraco.bots import Bot, make_bot, play_hand
 from buraco.bots.base import pile_choices
-from buraco.factored import (
+from buraco.game import Game
+from buraco.rl.factored import (
     COMPACT_SIZE,
     N_TOKENS,
     compact_observation,
     known_groups,
     token_choices,
 )
-from buraco.game import Game
-from buraco.index_encoding import IndexEncoder
+from buraco.rl.index_encoding import IndexEncoder
 from buraco.views import SeatView, seat_view
 
 RELATIVE = (1, 2, 3)

@@ -5,7 +5,7 @@ warm-up round; the three measures take turns round by round) of:
 
 - ``engine``: random play on the bare engine (``legal_actions`` and ``apply``, as
   ``buraco bench`` measures it), in engine actions per second;
-- ``pettingzoo``: the wrapped PettingZoo env (``buraco.pettingzoo.env``) played with random
+- ``pettingzoo``: the wrapped PettingZoo env (``buraco.rl.pettingzoo.env``) played with random
   masked indexes through ``agent_iter``/``last``/``step``, in env steps per second (a meld
   is one step per card plus one), and the engine actions those steps made;
 - ``gymnasium``: ``buraco/<Preset>-v0`` against ``random`` bots, random masked indexes, in
@@ -13,7 +13,7 @@ warm-up round; the three measures take turns round by round) of:
 
 With ``--openspiel``, instead, beside the engine's figure (needs the ``openspiel`` extra):
 
-- ``openspiel``: ``python_buraco`` (:mod:`buraco.openspiel`) played from its initial state
+- ``openspiel``: ``python_buraco`` (:mod:`buraco.rl.openspiel`) played from its initial state
   with random legal indexes and random chance outcomes by their probabilities; at each
   player node ``legal_actions``, ``information_state_tensor`` of the player to move and
   ``apply_action``; at each chance node ``chance_outcomes`` and ``apply_action``. In player
@@ -35,10 +35,10 @@ import time
 import gymnasium
 import numpy as np
 
-import buraco.gymnasium
-from buraco.encoding import MELD_CARD, MELD_END
+import buraco.rl.gymnasium
 from buraco.game import Game
-from buraco.pettingzoo import env as pz_env
+from buraco.rl.encoding import MELD_CARD, MELD_END
+from buraco.rl.pettingzoo import env as pz_env
 from buraco.rules import PRESETS
 
 
@@ -80,7 +80,7 @@ def pettingzoo_round(preset: str, players: int, seconds: float, seed: int) -> tu
 
 def gymnasium_round(preset: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
     """Agent steps per second of the Gymnasium env against random bots."""
-    e = gymnasium.make(buraco.gymnasium.ENV_IDS[preset], players=players, opponents="random")
+    e = gymnasium.make(buraco.rl.gymnasium.ENV_IDS[preset], players=players, opponents="random")
     rng = np.random.default_rng(seed)
     steps = 0
     start = time.perf_counter()
@@ -99,7 +99,7 @@ def openspiel_round(preset: str, players: int, seconds: float, seed: int) -> tup
     """Player steps and chance steps per second of the OpenSpiel game (see the docstring)."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
-    import buraco.openspiel  # noqa: F401 - registers the game
+    import buraco.rl.openspiel  # noqa: F401 - registers the game
 
     game = pyspiel.load_game(f"python_buraco(preset={preset},players={players})")
     rng = np.random.default_rng(seed)

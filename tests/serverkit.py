@@ -71,6 +71,8 @@ def make_settings(db: str, **overrides: Any) -> Settings:
         "guests_per_address": "100000/minute",
         "signin_per_address": "100000/minute",
         "accounts_per_address": "100000/minute",
+        "tournaments_per_address": "100000/minute",
+        "code_guesses_per_address": "100000/minute",
     }
     values.update(overrides)
     return Settings(**values)
@@ -161,3 +163,120 @@ def wait_for(check: Any, seconds: float = 30.0) -> Any:
             return got
         time.sleep(0.02)
     raise AssertionError("timed out")
+
+
+def play_turns(server: Server, table: str, players: dict[int, Player], turns: int) -> None:
+    """The players (by seat) each play ``turns`` turns of their own: draw, then discard.
+
+    Over their own sockets, at a table in play; bots at the table move by themselves.
+    """
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        sockets = {seat: stack.enter_context(server.ws(table, p)) for seat, p in players.items()}
+        frames = {seat: until(ws, lambda m: m["type"] == "state") for seat, ws in sockets.items()}
+        version = max(f["version"] for f in frames.values())
+        for seat, ws in sockets.items():  # every socket at the same version
+            if frames[seat]["version"] < version:
+                frames[seat] = until(ws, lambda m, v=version: m.get("version") == v and "view" in m)
+        made = dict.fromkeys(players, 0)
+        while min(made.values()) < turns:
+            mover = next((s for s, f in frames.items() if f["view"]["legal"]), None)
+            if mover is not None:
+                view = frames[mover]["view"]
+                legal = view["legal"]
+                if view["phase"] == "draw":
+                    action = "draw" if "draw" in legal else legal[0]
+                else:
+                    action = next((a for a in legal if a.startswith("discard")), legal[0])
+                    made[mover] += 1
+                sockets[mover].send_text(
+                    json.dumps({"type": "action", "version": version, "action": action})
+                )
+            version += 1
+            for seat, ws in sockets.items():
+                frames[seat] = until(
+                    ws, lambda m, v=version: m["type"] == "event" and m["version"] == v
+                )
+            assert not frames[seat]["event"].get("match_over"), "the match ended first"
+
+
+def account(server: Server, name: str, password: str = "a long password") -> Player:
+    """A new account (a name kept with a password), signed in: the player and their cookie."""
+    r = server.client.post("/api/account/register", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    token = r.cookies[COOKIE]
+    server.client.cookies.clear()
+    return Player(name, r.json()["id"], token)
+
+
+PASSWORD = "correct horse battery"
+"""The tests' accounts' password."""
+
+
+class Browser:
+    """A browser of its own on the test's client: it keeps its own cookies (the session's,
+    and the device cookie of a browser that signed in to an account)."""
+
+    def __init__(self, client: TestClient, address: str | None = None) -> None:
+        self.client = client
+        self.token: str | None = None
+        self.device: str | None = None
+        self.address = address
+        """The address it comes from, as a proxy on this machine forwards it (None: the
+        test client's own)."""
+
+    def request(self, method: str, path: str, **kw: Any) -> Any:
+        headers = dict(kw.pop("headers", None) or {})
+        if "cookie" not in headers:
+            jar = [f"{COOKIE}={self.token}"] if self.token else []
+            jar += [f"buraco_device={self.device}"] if self.device else []
+            if jar:
+                headers["cookie"] = "; ".join(jar)
+        if self.address is not None:
+            headers["x-forwarded-for"] = self.address
+        self.client.cookies.clear()
+        r = self.client.request(method, path, headers=headers, **kw)
+        self.client.cookies.clear()
+        for line in r.headers.get_list("set-cookie"):
+            value = line.split(";", 1)[0].split("=", 1)[1].strip('"')
+            gone = "Max-Age=0" in line or not value
+            if line.startswith(f"{COOKIE}="):
+                self.token = None if gone else value
+            elif line.startswith("buraco_device="):
+                self.device = None if gone else value
+        return r
+
+    def get(self, path: str, **kw: Any) -> Any:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, **kw: Any) -> Any:
+        return self.request("POST", path, **kw)
+
+    @property
+    def cookies(self) -> dict[str, str]:
+        return {COOKIE: self.token} if self.token else {}
+
+    def websocket_connect(self, path: str, headers: dict[str, str]) -> Any:
+        return self.client.websocket_connect(path, headers=headers)
+
+
+def client_of(server: Server) -> Browser:
+    """Another browser: the same app, a cookie of its own."""
+    return Browser(server.client)
+
+
+def register(c: Browser, name: str, password: str = PASSWORD) -> dict[str, Any]:
+    r = c.post("/api/account/register", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def sign_in(c: Browser, name: str, password: str = PASSWORD) -> Any:
+    return c.post("/api/account/signin", json={"name": name, "password": password})
+
+
+def as_player(c: Browser, name: str) -> Player:
+    me = c.get("/api/me").json()
+    return Player(name, me["id"], c.cookies[COOKIE])

@@ -43,8 +43,8 @@ def test_the_readme_starts_with_the_two_commands_and_ci_runs_the_test_one() -> N
     commands = [line.strip() for line in readme[:12] if line.startswith("    ")]
     assert len(commands) == 2
     run, test = commands
-    assert "buraco simulate" in run and "pip install" in run
-    assert "pytest" in test
+    assert "buraco serve" in run and "pip install" in run
+    assert "pytest" in test and "[test]" in test  # the fast tier needs the test extra alone
     ci = (ROOT / ".ci" / "run").read_text()
     assert test in ci
 
@@ -56,6 +56,7 @@ def test_the_mcts_parameter_table_gives_the_bot_s_defaults() -> None:
 
     text = (ROOT / "docs" / "bots.md").read_text()
     table = text[text.index("| parameter | type | default | meaning |") :]
+    table = table[: table.index("\n\n")]  # the table alone, not the tables after it
     rows = dict(re.findall(r"^\| `(\w+)` \| [^|]* \| ([^|]*) \|", table, re.M))
     defaults = {
         name: p.default
@@ -129,29 +130,34 @@ def test_the_mcts_gauntlet_table_is_the_saved_rows_and_every_row_holds() -> None
     assert cells == 87
 
 
+_AGENT = "mcts:value=learned,time=0.05,depth=2,futile=0,limit=1"  # expert
+_VALUE_NOTES = "docs/notes/2026-11-learned-value.md"
+
+
 @pytest.mark.parametrize(
-    ("agent", "data", "heading"),
+    ("agent", "data", "doc", "heading"),
     [
-        ("mcts:value=learned,time=0.05,depth=2", "gauntlet-agent.jsonl", "### Search with a"),
         (
-            "mcts:value=learned,time=0.05,depth=2,futile=0,limit=1",
-            "gauntlet-agent-budget.jsonl",
-            "#### The whole budget",
+            "mcts:value=learned,time=0.05,depth=2",
+            "gauntlet-agent.jsonl",
+            _VALUE_NOTES,
+            "# Search with a learned value",
         ),
+        (_AGENT, "gauntlet-agent-budget.jsonl", _VALUE_NOTES, "## The whole budget"),
+        (_AGENT, "gauntlet-agent-league.jsonl", _VALUE_NOTES, "## Its own league"),
+        (_AGENT, "gauntlet-agent-compiled.jsonl", _VALUE_NOTES, "**Compiled, on a slower core.**"),
+        # the figures of expert, the model shipped: gathered in bots.md
         (
-            "mcts:value=learned,time=0.05,depth=2,futile=0,limit=1",
+            _AGENT,
             "gauntlet-agent-league.jsonl",
-            "#### Its own league",
+            "docs/bots.md",
+            "**Against the exploit bots** (`buraco arena --gauntlet expert",
         ),
-        (
-            "mcts:value=learned,time=0.05,depth=2,futile=0,limit=1",
-            "gauntlet-agent-compiled.jsonl",
-            "**Compiled, on a slower core.**",
-        ),
+        (_AGENT, "gauntlet-agent-compiled.jsonl", "docs/bots.md", "Compiled (1,376 s;"),
     ],
 )
 def test_the_learned_value_agent_s_gauntlet_is_the_saved_rows_and_every_row_holds(
-    agent: str, data: str, heading: str
+    agent: str, data: str, doc: str, heading: str
 ) -> None:
     # issue 22: "no exploit bot above it" (aberto for 4)
     from buraco.arena.gauntlet import HOLDS, gauntlet_rows, load_saved
@@ -163,7 +169,7 @@ def test_the_learned_value_agent_s_gauntlet_is_the_saved_rows_and_every_row_hold
     assert all(g.verdict == HOLDS for g in saved.values())
     assert all(g.outcome.wins + g.outcome.losses + g.outcome.ties == 40 for g in saved.values())
     by_exploit = {g.exploit: g for g in saved.values()}
-    text = (ROOT / "docs" / "research.md").read_text()
+    text = (ROOT / doc).read_text()
     section = text[text.index(heading) :]
     table = section[section.index("| `hoarder` |") :]
     header, _, cells_line = table.splitlines()[:3]
@@ -175,3 +181,70 @@ def test_the_learned_value_agent_s_gauntlet_is_the_saved_rows_and_every_row_hold
         assert d.low is not None and d.high is not None
         wl = f"{o.wins}–{o.losses}" + (f"–{o.ties}" if o.ties else "")
         assert cell == f"{wl}, {_signed(d.mean)} ({_signed(d.low)}…{_signed(d.high)})"
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces hyphens."""
+    text = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", heading)  # a link keeps its text
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def _anchors(text: str) -> set[str]:
+    """Every heading's anchor in a Markdown page (a repeated one gets -1, -2, ...)."""
+    seen: dict[str, int] = {}
+    anchors = set()
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", _without_blocks(text), re.M):
+        slug = _slug(heading)
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        anchors.add(slug if count == 0 else f"{slug}-{count}")
+    return anchors
+
+
+def _without_blocks(text: str) -> str:
+    """A page without its code blocks: fenced, and indented after a blank line."""
+    text = re.sub(r"^ *```.*?^ *```", "", text, flags=re.M | re.S)
+    return re.sub(r"(?<=\n\n)(?:(?: {4}|\t).*\n)+", "", text)
+
+
+def _prose(text: str) -> str:
+    """A page without its code: its blocks and its inline code spans."""
+    return re.sub(r"(`+).+?\1", "", _without_blocks(text))
+
+
+def _pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def test_every_relative_link_of_the_docs_points_at_a_file_and_heading_that_exist() -> None:
+    broken = []
+    links = 0
+    for page in _pages():
+        for target in re.findall(r"\]\(([^)\s]+)(?: \"[^\"]*\")?\)", _prose(page.read_text())):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
+                continue
+            links += 1
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and file.suffix == ".md" and anchor not in _anchors(file.read_text()):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert links > 100
+    assert not broken, "\n".join(broken)
+
+
+def test_the_readme_s_levels_are_bots_and_the_docs_give_expert_s_spec() -> None:
+    from buraco.bots import NAMED, make_bot
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Bots\n") : readme.index("\n## ", readme.index("## Bots\n"))]
+    levels = re.findall(r"^\| `(\w+)` \|", section, re.M)
+    assert levels == ["random", "greedy", "heuristic", "mcts", "expert"]
+    for level in levels:
+        make_bot(level, seed=0)
+    for doc in ("research.md", "bots.md"):
+        text = (ROOT / "docs" / doc).read_text()
+        assert f"`expert` is `{NAMED['expert']}`" in text.replace("\n", " ") or (
+            f"`expert` stands for the spec `{NAMED['expert']}`" in text.replace("\n", " ")
+        ), doc

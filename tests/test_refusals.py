@@ -83,7 +83,7 @@ def test_every_english_wording_is_used() -> None:
         (
             lambda: make_rules("aberto", players=4, hand_size=30),
             "options.pack",
-            {"cards": 108, "needed": 4 * 30 + 11 + 11 + 1},
+            {"size": 108, "needed": 4 * 30 + 11 + 11 + 1},
         ),
         (
             lambda: make_rules("aberto", players=2, hand_size=99),

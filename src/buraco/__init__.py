@@ -26,6 +26,7 @@ from buraco.actions import (
     parse_action,
 )
 from buraco.cards import Card, card_name, format_cards, parse_card, parse_cards
+from buraco.dealing import deck_for
 from buraco.errors import (
     BotError,
     BuracoError,
@@ -37,9 +38,11 @@ from buraco.errors import (
     SeatError,
     WordedError,
 )
-from buraco.game import Event, Game, HandResult, Phase, Score, deck_for
-from buraco.record import ReplayError, replay
+from buraco.game import Game
+from buraco.record import ReplayError
+from buraco.replays import replay
 from buraco.rules import PRESETS, Rules, make_rules
+from buraco.state import Event, HandResult, Phase, Score
 from buraco.views import SeatView, seat_view
 
 __all__ = [

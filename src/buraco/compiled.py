@@ -1,6 +1,6 @@
 """The modules a search spends its time in, and whether they run compiled.
 
-A search (the ``mcts`` bot and the self-play agent) spends nearly all its time in the
+A search (the ``mcts`` bot and ``expert``) spends nearly all its time in the
 playout policy (:mod:`buraco.bots.heuristic`), in move generation (:mod:`buraco.movegen`,
 :mod:`buraco.melds`) and in building the seats' views (:mod:`buraco.views`). They are
 plain, fully typed Python, so `mypyc <https://mypyc.readthedocs.io>`_ can compile them
@@ -19,7 +19,10 @@ import importlib
 from importlib.machinery import EXTENSION_SUFFIXES
 
 SEARCH_MODULES = (
-    "buraco.bots.heuristic",
+    *(
+        f"buraco.bots.heuristic.{name}"
+        for name in ("weights", "reading", "memory", "turn", "planning", "danger", "bot")
+    ),
     "buraco.movegen",
     "buraco.melds",
     "buraco.views",

@@ -13,15 +13,14 @@ from buraco.actions import Action, Add, Discard, Draw, Meld, MoveWild, Place, Ta
 from buraco.cards import CARD_NAMES, N_CODES, counts_of, is_wild_capable
 from buraco.melds import TableMeld
 from buraco.refusals import Param, Refusal
+from buraco.state import Phase
 
 if TYPE_CHECKING:
-    from buraco.game import Game
+    from buraco.legality import Legality
 
 
-def explain(g: Game, action: Action) -> Refusal:
+def explain(g: Legality, action: Action) -> Refusal:
     """Why an action that is not legal now is refused."""
-    from buraco.game import Phase
-
     r = g.rules
     if g.phase == Phase.OVER:
         return Refusal("hand-over")
@@ -171,7 +170,7 @@ def _natural_at(m: TableMeld, pos: int) -> int:
     return card_at(m.suit, pos)
 
 
-def _meld_number_problem(g: Game, side: int, index: int) -> Refusal | None:
+def _meld_number_problem(g: Legality, side: int, index: int) -> Refusal | None:
     count = len(g.melds[side])
     if 0 <= index < count:
         return None
@@ -181,7 +180,7 @@ def _meld_number_problem(g: Game, side: int, index: int) -> Refusal | None:
 
 
 def _leave_reason(
-    g: Game, side: int, used_count: int, result: TableMeld, skip: int, used: tuple[int, ...]
+    g: Legality, side: int, used_count: int, result: TableMeld, skip: int, used: tuple[int, ...]
 ) -> Refusal:
     seat = g.turn
     left = g.sizes[seat] - used_count
@@ -216,7 +215,7 @@ _LAST_CARD = {
 """Why a last card could not be discarded: the reason a discard could not empty the hand."""
 
 
-def _empty_reason(g: Game, side: int, by_discard: bool, card: int, canastra: bool) -> Refusal:
+def _empty_reason(g: Legality, side: int, by_discard: bool, card: int, canastra: bool) -> Refusal:
     r = g.rules
     if not g.pot_taken[side] and g.pots:
         return Refusal("never-stranded")

@@ -221,7 +221,7 @@ ENGLISH: dict[str, str] = {
         "the deal; set one of them to false"
     ),
     "options.pack": (
-        "the pack has {cards} cards but hands, pots and stock need at least {needed}; use more "
+        "the pack has {size} cards but hands, pots and stock need at least {needed}; use more "
         "decks, smaller hands or smaller pots"
     ),
     "options.pot-penalty": (

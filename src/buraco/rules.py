@@ -698,7 +698,7 @@ def _check(r: Rules) -> None:
         raise RulesError(Refusal("options.upcard"))
     needed = r.players * r.hand_size + sum(r.pot_sizes) + int(r.upcard) + 1 + r.stock_reserve
     if needed > r.deck_size:
-        raise RulesError(Refusal("options.pack", {"cards": r.deck_size, "needed": needed}))
+        raise RulesError(Refusal("options.pack", {"size": r.deck_size, "needed": needed}))
     if r.unused_pot_penalty and r.unplayed_pot == "penalty":
         raise RulesError(Refusal("options.pot-penalty"))
     if r.sides > 2 and len(r.pot_sizes) < 2:

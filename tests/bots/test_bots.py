@@ -46,7 +46,11 @@ def test_bot_parameters_are_checked() -> None:
         ("mcts:speed=3", "no parameter 'speed'"),
         ("mcts:time", "name=value"),
         ("mcts:policy=mcts", "unknown playout policy"),
-        ("mcts:policy=policy", "playout policy cannot be made: bot 'policy' needs the model"),
+        # without a model file (or, where PyTorch is not installed, without PyTorch)
+        (
+            "mcts:policy=policy",
+            "playout policy cannot be made: bot 'policy' needs (the model|PyTorch)",
+        ),
         ("mcts:time=0", "needs a budget"),
         ("mcts:full=maybe", "must be true or false"),
         ("mcts:width=0", "width must be from 1 to 100, not 0"),
@@ -220,3 +224,25 @@ def test_play_one_gives_a_bot_that_needs_the_full_view_that_view_whatever_is_ask
         play_one(game, bots, full=False)
     assert bots[0].full and all(bots[0].full)  # needed: full, though a plain one was asked
     assert bots[1].full and not any(bots[1].full)
+
+
+def test_expert_is_the_strongest_bots_spec_under_one_name() -> None:
+    from buraco.bots import NAMED
+
+    expert = make_bot("expert", seed=4)
+    spelled = make_bot(NAMED["expert"], seed=4)
+    assert isinstance(expert, MctsBot) and isinstance(spelled, MctsBot)
+    assert vars(expert).keys() == vars(spelled).keys()
+    same = ("time", "depth", "futile", "limit", "iterations", "width", "policy_cls")
+    assert [getattr(expert, k) for k in same] == [getattr(spelled, k) for k in same]
+    assert (expert.time, expert.depth, expert.limit) == (0.05, 2, 1)
+    # parameters after the name replace the spec's own; the others stay
+    quick = make_bot(" Expert :time=0.2,iterations=30")
+    assert isinstance(quick, MctsBot)
+    assert (quick.time, quick.iterations, quick.depth, quick.limit) == (0.2, 30, 2, 1)
+    with pytest.raises(BotError, match="no parameter 'speed'"):
+        make_bot("expert:speed=3")
+    with pytest.raises(BotError, match="name=value"):
+        make_bot("expert:fast")
+    with pytest.raises(BotError, match=r"bots are: random.*, expert"):
+        make_bot("expertise")

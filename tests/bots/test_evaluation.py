@@ -16,8 +16,8 @@ from buraco.bots.evaluation import (
     features,
     fit,
     r_squared,
-    samples,
 )
+from buraco.bots.training import samples
 from scenario import OPENING_50, TABLES, play
 
 CANASTRA_AND_RUN = ["8H 9H TH JH QH KH AH 8S 9S TS 4C"]

@@ -15,9 +15,9 @@ from buraco import Game  # noqa: E402
 from buraco.actions import Action  # noqa: E402
 from buraco.bots import Bot, make_bot  # noqa: E402
 from buraco.bots.learned import SHIPPED_MODEL, LearnedBot, Model, load_model, save_model  # noqa: E402
-from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry  # noqa: E402
 from buraco.errors import BotError  # noqa: E402
-from buraco.factored import COMPACT_SIZE, ENTRY_SIZE, N_TOKENS, FactoredEnv  # noqa: E402
+from buraco.rl.encoding import N_ACTIONS, OBS_SIZE, MeldEntry  # noqa: E402
+from buraco.rl.factored import COMPACT_SIZE, ENTRY_SIZE, N_TOKENS, FactoredEnv  # noqa: E402
 from buraco.rules import PRESETS  # noqa: E402
 from buraco.views import SeatView, seat_view  # noqa: E402
 
@@ -282,8 +282,8 @@ def test_discards_are_ranked_by_the_network_and_its_choice_comes_first(
     """A search over the bot tries its preferred discards: the ranking is the network's
     score for each discard at the decision's start, and its own discard heads it."""
     from buraco.actions import Discard
-    from buraco.encoding import ActionCodec
-    from buraco.factored import DISCARD, TokenEntry
+    from buraco.rl.encoding import ActionCodec
+    from buraco.rl.factored import DISCARD, TokenEntry
 
     flat = tmp_path / "flat.npz"
     save_model(flat, flat_layers(5), {"actions": "flat", "activation": "relu"})

@@ -133,7 +133,6 @@ def test_it_plays_whole_hands_of_several_presets() -> None:
 def test_a_policy_that_reads_the_full_view_plays_the_playouts() -> None:
     # the learned bot needs the seat's full view; the playouts give it that view, though
     # their other bots get plain ones (full=false)
-    pytest.importorskip("gymnasium")
     game = Game("aberto", players=4, seed=6, match=False)
     spec = "mcts:policy=learned,iterations=2,time=0,full=false"
     bots = [make_bot(spec, seed=s) for s in range(4)]
@@ -294,7 +293,6 @@ def test_a_lead_is_projected_to_grow_as_the_root_of_the_rounds() -> None:
 
 def test_a_learned_policy_offers_its_own_preferred_discards() -> None:
     # the candidates are the policy's ranking, not the first discards of the legal list
-    pytest.importorskip("gymnasium")
     bot = make_bot("mcts:policy=learned,iterations=2,width=3,melds=false", seed=0)
     assert isinstance(bot, MctsBot)
     for seed in range(20):  # a position where the learned policy would discard

@@ -96,6 +96,7 @@ def test_at_the_end_of_the_hand_the_real_scores_count() -> None:
     assert load_value(SHIPPED_VALUE).result(game, 1) == totals[1] - totals[0]
 
 
+@pytest.mark.slow  # hundreds of hands played and judged per preset
 @pytest.mark.parametrize(
     ("preset", "players", "hands", "bar"),
     [

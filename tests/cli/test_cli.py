@@ -1,3 +1,4 @@
+import importlib.util
 import json
 import subprocess
 import sys
@@ -264,8 +265,24 @@ def test_bench_reports_positive_figures() -> None:
     assert "bots" not in figures
     assert figures["compiled"] == compiled_modules()  # none in a plain checkout
     batched = figures["batched"]  # 64 games unless told
-    assert batched["games"] == 64 and batched["form"] == "index"
-    assert len(batched["rounds"]) == 1 and batched["agent_steps_per_second"] > 0
+    if importlib.util.find_spec("gymnasium") is None:
+        assert batched == {"games": 64, "skipped": "needs the rl extra: pip install 'buraco[rl]'"}
+    else:
+        assert batched["games"] == 64 and batched["form"] == "index"
+        assert len(batched["rounds"]) == 1 and batched["agent_steps_per_second"] > 0
+
+
+def test_bench_without_the_rl_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "buraco.rl.vector", None)  # importing it raises ImportError
+    args = ("bench", "--seconds", "0.01", "--rounds", "1", "--batched", "8")
+    code, out = run(*args, "--json")
+    assert code == 0
+    assert json.loads(out)["batched"] == {
+        "games": 8,
+        "skipped": "needs the rl extra: pip install 'buraco[rl]'",
+    }
+    code, out = run(*args)
+    assert code == 0 and "needs the rl extra" in " ".join(out.split())
 
 
 def test_bench_names_the_modules_that_run_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -280,6 +297,7 @@ def test_bench_names_the_modules_that_run_compiled(monkeypatch: pytest.MonkeyPat
     assert json.loads(out)["compiled"] == ["buraco.movegen", "buraco.views"]
 
 
+@pytest.mark.rl
 def test_bench_times_the_batched_env_with_the_games_asked_for_or_not_at_all() -> None:
     args = ("bench", "--preset", "us", "--players", "2", "--seconds", "0.05", "--rounds", "2")
     code, out = run(*args, "--batched", "3", "-o", "pile_streak_limit=20", "--json")
@@ -294,7 +312,17 @@ def test_bench_times_the_batched_env_with_the_games_asked_for_or_not_at_all() ->
 
 
 def test_bench_times_the_decisions_of_the_bots_asked_for() -> None:
-    args = ("bench", "--preset", "italiano", "--players", "3", "--seconds", "0.05")
+    args = (
+        "bench",
+        "--preset",
+        "italiano",
+        "--players",
+        "3",
+        "--seconds",
+        "0.05",
+        "--batched",
+        "0",
+    )
     code, out = run(*args, "--rounds", "2", "--bot", "heuristic", "--bot", "rusher", "--json")
     assert code == 0, out
     bots = json.loads(out)["bots"]

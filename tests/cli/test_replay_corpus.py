@@ -137,6 +137,7 @@ def check_output(name: str, code: int, output: str, seconds: float) -> None:
     assert lines[0].startswith(("error: ", "illegal action")), f"{name}: {output}"
 
 
+@pytest.mark.slow  # every record of the corpus, mutated many ways
 def test_every_mutated_record_gives_one_error_line(tmp_path: Path) -> None:
     assert len(CORPUS) > 500
     valid = 0

@@ -90,7 +90,7 @@ def test_json_output_lists_each_hand(tmp_path: Path, committed: dict[str, Any]) 
 
 def _swap_replayable(record: dict[str, Any], hand: int) -> dict[str, Any]:
     """The record with two different cards of a hand's deck exchanged, still replaying."""
-    from buraco.record import replay
+    from buraco.replays import replay
 
     cards = record["hands"][hand]["deck"].split()
     for i in range(len(cards) - 1, 0, -1):

@@ -10,7 +10,7 @@ from buraco import Game
 from buraco.actions import Add, Meld, MoveWild, Place, parse_action
 from buraco.cards import N_CODES, counts_of
 from buraco.determinize import Determinizer, known_hands, pile_of
-from buraco.encoding import (
+from buraco.rl.encoding import (
     ADD,
     MAX_MELD_LEN,
     MAX_MELDS,
@@ -255,9 +255,9 @@ def test_every_environment_refuses_a_reward_scale_it_cannot_divide_by(bad: objec
     """A reward scale of 0 used to be accepted and end the first hand in ZeroDivisionError."""
     import gymnasium
 
-    import buraco.gymnasium  # noqa: F401 - registers the ids
-    from buraco.pettingzoo import env as pz_env
-    from buraco.vector import BuracoVectorEnv
+    import buraco.rl.gymnasium  # noqa: F401 - registers the ids
+    from buraco.rl.pettingzoo import env as pz_env
+    from buraco.rl.vector import BuracoVectorEnv
 
     makers: list[Callable[[], object]] = [
         lambda: gymnasium.make("buraco/Aberto-v0", reward_scale=bad),
@@ -272,7 +272,7 @@ def test_every_environment_refuses_a_reward_scale_it_cannot_divide_by(bad: objec
 
 def test_a_reward_scale_divides_the_hand_score_difference() -> None:
     from buraco.bots import GreedyBot, play_hand
-    from buraco.encoding import hand_rewards
+    from buraco.rl.encoding import hand_rewards
 
     game = Game("aberto", players=2, seed=4, match=False)
     play_hand(game, [GreedyBot(seed=0), GreedyBot(seed=1)])

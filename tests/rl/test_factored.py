@@ -14,8 +14,9 @@ from gymnasium.utils.env_checker import check_env
 
 from buraco.actions import Action, Add, Meld, Place, parse_action
 from buraco.cards import N_CODES
-from buraco.encoding import MELD_SIZE, OBS_SIZE, ObservationEncoder, observation_slices
-from buraco.factored import (
+from buraco.game import Game
+from buraco.rl.encoding import MELD_SIZE, OBS_SIZE, ObservationEncoder, observation_slices
+from buraco.rl.factored import (
     ADD,
     COMPACT_LAYOUT,
     COMPACT_SIZE,
@@ -33,8 +34,7 @@ from buraco.factored import (
     token_name,
     tokens_action,
 )
-from buraco.game import Game
-from buraco.gymnasium import FACTORED_IDS
+from buraco.rl.gymnasium import FACTORED_IDS
 from buraco.rules import PRESETS
 from buraco.views import seat_view
 
@@ -301,7 +301,7 @@ def test_maskable_ppo_trains_and_predicts_allowed_tokens() -> None:
     from stable_baselines3.common.env_util import make_vec_env
 
     vec = make_vec_env(
-        "buraco.gymnasium:buraco/AbertoFactored-v0",
+        "buraco.rl.gymnasium:buraco/AbertoFactored-v0",
         n_envs=2,
         seed=0,
         env_kwargs={"players": 4, "opponents": "random"},
@@ -343,8 +343,8 @@ def test_demonstrations_are_the_bots_play_as_the_env_would_ask_it(
     """Every kept token had an alternative; each observation is the env's at that point; the
     hand is played as the bots play it anyway; the rewards are the hand's."""
     from buraco.bots import make_bot, play_hand
-    from buraco.encoding import hand_rewards
-    from buraco.factored import demonstrate
+    from buraco.rl.encoding import hand_rewards
+    from buraco.rl.factored import demonstrate
 
     game = Game(preset, players=players, seed=21, match=False)
     replay = game.clone()
@@ -385,7 +385,7 @@ def test_demonstrations_are_the_bots_play_as_the_env_would_ask_it(
 
 
 def test_token_choices_are_the_tokens_entered_where_another_was_allowed() -> None:
-    from buraco.factored import token_choices
+    from buraco.rl.factored import token_choices
 
     game = Game("aberto", players=2, seed=4, match=False)
     game.apply("draw")

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from buraco.encoding import N_ACTIONS, OBS_SIZE
-from buraco.gymnasium import ENV_IDS, BuracoEnv
-from buraco.pettingzoo import IMAGE_ROWS, RENDER_MODES, hand_rewards, render_view
+from buraco.rl.encoding import N_ACTIONS, OBS_SIZE
+from buraco.rl.gymnasium import ENV_IDS, BuracoEnv
+from buraco.rl.pettingzoo import IMAGE_ROWS, RENDER_MODES, hand_rewards, render_view
 from buraco.rules import PRESETS
 from buraco.views import seat_view
 
@@ -114,7 +114,7 @@ def test_bad_arguments_are_refused() -> None:
 
 
 def test_an_id_with_the_module_imports_it() -> None:
-    e = gymnasium.make("buraco.gymnasium:buraco/Us-v0", players=2, opponents="random")
+    e = gymnasium.make("buraco.rl.gymnasium:buraco/Us-v0", players=2, opponents="random")
     obs, _ = e.reset(seed=1)
     assert obs.shape == (OBS_SIZE,)
 

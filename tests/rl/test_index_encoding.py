@@ -6,11 +6,11 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from buraco.encoding import OBS_SIZE, ObservationEncoder
 from buraco.game import Game
-from buraco.gymnasium import BuracoEnv
-from buraco.index_encoding import IndexEncoder
-from buraco.pettingzoo import raw_env
+from buraco.rl.encoding import OBS_SIZE, ObservationEncoder
+from buraco.rl.gymnasium import BuracoEnv
+from buraco.rl.index_encoding import IndexEncoder
+from buraco.rl.pettingzoo import raw_env
 from buraco.rules import PRESETS, make_rules
 from buraco.views import seat_view
 
@@ -73,7 +73,7 @@ def test_gymnasium_observes_as_the_encoder_through_resets() -> None:
 def test_openspiel_tensors_follow_states_that_take_turns() -> None:
     """One observer asked about a state and its clone in turn: each gets its own tensor."""
     pyspiel = pytest.importorskip("pyspiel")
-    import buraco.openspiel  # noqa: F401  (registers python_buraco)
+    import buraco.rl.openspiel  # noqa: F401  (registers python_buraco)
 
     game = pyspiel.load_game("python_buraco(preset=aberto,players=4)")
     rng = np.random.default_rng(8)

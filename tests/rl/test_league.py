@@ -15,7 +15,7 @@ from buraco import Game
 from buraco.bots import make_bot
 from buraco.bots.learned import load_model
 from buraco.errors import BotError
-from buraco.gymnasium import BuracoEnv
+from buraco.rl.gymnasium import BuracoEnv
 from buraco.views import seat_view
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from open_spiel.python.algorithms import (  # type: ignore[import-untyped,import
     outcome_sampling_mccfr,
 )
 
-import buraco.openspiel  # noqa: E402, F401 - registers python_buraco
+import buraco.rl.openspiel  # noqa: E402, F401 - registers python_buraco
 
 # netcartas for 2 is the quickest configuration in which card-by-card chance leaves NaN in
 # the tables (46 of 631 infostates after one iteration). With the seeded deal: none in 100

@@ -9,9 +9,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from buraco.cards import format_cards  # noqa: E402
-from buraco.encoding import N_ACTIONS, OBS_SIZE  # noqa: E402
 from buraco.game import Game  # noqa: E402
-from buraco.openspiel import BuracoState, hand_returns  # noqa: E402
+from buraco.rl.encoding import N_ACTIONS, OBS_SIZE  # noqa: E402
+from buraco.rl.openspiel import BuracoState, hand_returns  # noqa: E402
 from buraco.rules import PRESETS  # noqa: E402
 
 CASES = [(preset, n) for preset, spec in PRESETS.items() for n in spec.players]
@@ -148,7 +148,7 @@ def test_options_and_returns() -> None:
     assert returns == pytest.approx(hand_returns(g, 100.0))
     assert returns[0] == returns[2] and sum(returns) == pytest.approx(0)
     try:
-        from buraco.pettingzoo import hand_rewards
+        from buraco.rl.pettingzoo import hand_rewards
     except ImportError:
         return
     assert returns == pytest.approx(hand_rewards(g, 100.0))

@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 from buraco import Game  # noqa: E402
 from buraco.bots import make_bot  # noqa: E402
 from buraco.bots.learned import LearnedBot, load_model  # noqa: E402
-from buraco.encoding import N_ACTIONS, OBS_SIZE, MeldEntry  # noqa: E402
+from buraco.rl.encoding import N_ACTIONS, OBS_SIZE, MeldEntry  # noqa: E402
 from buraco.views import seat_view  # noqa: E402
 from examplekit import EXAMPLES, load_example  # noqa: E402
 

@@ -7,8 +7,8 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test  # type: ignore[import-untyped]
 
 from buraco.cards import N_CODES
-from buraco.encoding import N_ACTIONS, OBS_SIZE, ActionCodec
-from buraco.pettingzoo import IMAGE_ROWS, RENDER_MODES, env, hand_rewards, raw_env, render_image
+from buraco.rl.encoding import N_ACTIONS, OBS_SIZE, ActionCodec
+from buraco.rl.pettingzoo import IMAGE_ROWS, RENDER_MODES, env, hand_rewards, raw_env, render_image
 from buraco.rules import PRESETS
 from buraco.views import seat_view
 

@@ -5,7 +5,15 @@ import io
 import re
 from pathlib import Path
 
-from buraco.encoding import ADD, MELD_CARD, MELD_END, MOVE, N_ACTIONS, OBS_SIZE, observation_slices
+from buraco.rl.encoding import (
+    ADD,
+    MELD_CARD,
+    MELD_END,
+    MOVE,
+    N_ACTIONS,
+    OBS_SIZE,
+    observation_slices,
+)
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 
@@ -71,7 +79,7 @@ def test_the_pettingzoo_compared_with_is_named() -> None:
 
 def test_the_picture_s_size_is_the_code_s() -> None:
     from buraco.cards import N_CODES
-    from buraco.pettingzoo import IMAGE_ROWS, render_image
+    from buraco.rl.pettingzoo import IMAGE_ROWS, render_image
 
     height, width, depth = render_image(None).shape
     assert (height, width) == (len(IMAGE_ROWS) * 8, N_CODES * 8)

@@ -16,9 +16,9 @@ from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
-import buraco.gymnasium  # noqa: F401 - registers the environments
-from buraco.encoding import N_ACTIONS, OBS_SIZE
-from buraco.pettingzoo import IMAGE_ROWS
+import buraco.rl.gymnasium  # noqa: F401 - registers the environments
+from buraco.rl.encoding import N_ACTIONS, OBS_SIZE
+from buraco.rl.pettingzoo import IMAGE_ROWS
 
 FAST = {"players": 2, "opponents": "random"}
 
@@ -61,7 +61,7 @@ def test_make_vec_env_in_subprocesses() -> None:
     # "module:id" makes each worker import the module that registers the ids, wherever
     # the parent runs (here pytest, whose main module the workers do not load)
     vec = make_vec_env(
-        "buraco.gymnasium:buraco/Aberto-v0",
+        "buraco.rl.gymnasium:buraco/Aberto-v0",
         n_envs=2,
         seed=2,
         env_kwargs=FAST,
@@ -83,7 +83,7 @@ import numpy as np
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
-import buraco.gymnasium  # registers the environments
+import buraco.rl.gymnasium  # registers the environments
 
 if __name__ == "__main__":
     vec = make_vec_env("buraco/Fechado-v0", n_envs=2, seed=0, vec_env_cls=SubprocVecEnv,
@@ -97,7 +97,7 @@ if __name__ == "__main__":
 
 
 def test_make_vec_env_in_subprocesses_from_a_script(tmp_path: Path) -> None:
-    # a script that imports buraco.gymnasium: the workers load it as their main module
+    # a script that imports buraco.rl.gymnasium: the workers load it as their main module
     script = tmp_path / "train.py"
     script.write_text(SCRIPT)
     done = subprocess.run(

@@ -15,12 +15,12 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from buraco.actions import Meld
-from buraco.encoding import N_ACTIONS, OBS_SIZE, ActionCodec, ObservationEncoder
 from buraco.game import Game
-from buraco.gymnasium import BuracoEnv
-from buraco.pettingzoo import raw_env
+from buraco.rl.encoding import N_ACTIONS, OBS_SIZE, ActionCodec, ObservationEncoder
+from buraco.rl.gymnasium import BuracoEnv
+from buraco.rl.pettingzoo import raw_env
+from buraco.rl.vector import BuracoBatch, BuracoVectorEnv, CSRBatch, IndexEncoder, random_actions
 from buraco.rules import PRESETS
-from buraco.vector import BuracoBatch, BuracoVectorEnv, CSRBatch, IndexEncoder, random_actions
 from buraco.views import seat_view, table_views
 
 CASES = [(preset, n) for preset, spec in PRESETS.items() for n in spec.players]
@@ -33,7 +33,7 @@ def reference(g: Game, seat: int, pending: tuple[int, ...]) -> npt.NDArray[np.fl
 
 
 def check_batch(b: BuracoBatch) -> None:
-    """Every form of the batch's observations and masks against buraco.encoding."""
+    """Every form of the batch's observations and masks against buraco.rl.encoding."""
     dense = b.observations("dense")
     index = b.observations("index")
     masks = b.action_masks()

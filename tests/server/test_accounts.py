@@ -7,33 +7,38 @@ import asyncio
 import json
 import secrets
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
+import regex
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
 from buraco.server import accounts
-from buraco.server.accounts import DELETED, name_key
+from buraco.server.accounts import DELETED, same_name
 from buraco.server.app import create_app
 from buraco.server.routes import COOKIE
 from serverkit import (
+    PASSWORD,
     SHIPPED_HASHER,
+    Browser,
     Player,
     Server,
+    as_player,
+    client_of,
     make_settings,
     my_turn,
     receive,
+    register,
+    sign_in,
     until,
     wait_for,
 )
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-PASSWORD = "correct horse battery"
 
 NAMES = {
     n: f"{n} {secrets.token_hex(2)}"
@@ -55,68 +60,86 @@ NAMES = {
 and an account's name (and its look-alikes) is nobody else's there."""
 
 
-class Browser:
-    """A browser of its own on the test's client: it keeps its own cookie."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.token: str | None = None
-
-    def request(self, method: str, path: str, **kw: Any) -> Any:
-        headers = dict(kw.pop("headers", None) or {})
-        if self.token and "cookie" not in headers:
-            headers["cookie"] = f"{COOKIE}={self.token}"
-        self.client.cookies.clear()
-        r = self.client.request(method, path, headers=headers, **kw)
-        self.client.cookies.clear()
-        for line in r.headers.get_list("set-cookie"):
-            if line.startswith(f"{COOKIE}="):
-                value = line.split(";", 1)[0].split("=", 1)[1].strip('"')
-                self.token = None if "Max-Age=0" in line or not value else value
-        return r
-
-    def get(self, path: str, **kw: Any) -> Any:
-        return self.request("GET", path, **kw)
-
-    def post(self, path: str, **kw: Any) -> Any:
-        return self.request("POST", path, **kw)
-
-    @property
-    def cookies(self) -> dict[str, str]:
-        return {COOKIE: self.token} if self.token else {}
-
-    def websocket_connect(self, path: str, headers: dict[str, str]) -> Any:
-        return self.client.websocket_connect(path, headers=headers)
-
-
-def client_of(server: Server) -> Browser:
-    """Another browser: the same app, a cookie of its own."""
-    return Browser(server.client)
-
-
-def register(c: Browser, name: str, password: str = PASSWORD) -> dict[str, Any]:
-    r = c.post("/api/account/register", json={"name": name, "password": password})
-    assert r.status_code == 201, r.text
-    data: dict[str, Any] = r.json()
-    return data
-
-
-def sign_in(c: Browser, name: str, password: str = PASSWORD) -> Any:
-    return c.post("/api/account/signin", json={"name": name, "password": password})
-
-
-def as_player(c: Browser, name: str) -> Player:
-    me = c.get("/api/me").json()
-    return Player(name, me["id"], c.cookies[COOKIE])
-
-
 def test_names_are_one_after_normalising_folding_and_look_alikes() -> None:
     same = ["Ana", "ana", "ANA", "Ａｎａ", "\u0410na", "An\u0430"]  # fullwidth, Cyrillic A and a
-    assert len({name_key(n) for n in same}) == 1
-    assert name_key("Ana") != name_key("Ann")
-    assert name_key("José") == name_key("JOSÉ") == name_key("Jose\u0301")  # composed or not
-    assert name_key("Bob") == name_key("B0B")  # a zero looks like an O
-    assert name_key("Luiza") == name_key("LUIZA") != name_key("Luisa")
+    assert all(same_name("Ana", n) for n in same)
+    assert not same_name("Ana", "Ann")
+    assert same_name("José", "JOSÉ") and same_name("José", "Jose\u0301")  # composed or not
+    assert same_name("Bob", "B0B")  # a zero looks like an O
+    assert same_name("Luiza", "LUIZA") and not same_name("Luiza", "Luisa")
+
+
+LOOK_ALIKES = [
+    "Bru\u200bna",  # a zero-width space
+    "Br\u2060una",  # a word joiner
+    "Bru\u00adna",  # a soft hyphen
+    "Bruna\ufeff",  # a zero-width no-break space (byte order mark)
+    "B\u034fruna",  # a combining grapheme joiner
+    "Bruna\u3164",  # a Hangul filler
+    "Bru\u200dna",  # a zero-width joiner
+    "\u0412runa",  # a Cyrillic capital Ve
+]
+"""Names that are shown as ``Bruna``, or as good as."""
+
+
+def test_look_alikes_of_invisible_characters_and_other_scripts_capitals_are_one_name() -> None:
+    for name in LOOK_ALIKES:
+        assert same_name("Bruna", name), ascii(name)
+        assert same_name(name, "bruna") and same_name(name.upper(), "BRUNA"), ascii(name)
+    # the Cyrillic capital and its own small letter are one name (case folded first), and
+    # the small letter, which looks like a small capital ʙ, is not Bruna
+    assert same_name("\u0412runa", "\u0432runa") and not same_name("Bruna", "\u0432runa")
+    assert not same_name("Bruna", "Bruno")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.text(st.characters(codec="utf-8", categories=["L", "N"]), min_size=1, max_size=12),
+    hidden=st.lists(
+        st.sampled_from([chr(c) for c in range(0x110000) if regex.fullmatch(r"\p{DI}", chr(c))]),
+        min_size=1,
+        max_size=3,
+    ),
+    at=st.integers(0, 12),
+)
+def test_a_name_with_characters_that_are_not_shown_is_the_name(
+    name: str, hidden: list[str], at: int
+) -> None:
+    at = min(at, len(name))
+    assert same_name(name, name[:at] + "".join(hidden) + name[at:])
+    assert same_name(name, name.upper()) and same_name(name.casefold(), name)
+
+
+def test_look_alikes_of_an_account_are_refused_to_guests_and_accounts(server: Server) -> None:
+    # refused alike, 409 name.taken, as a guest's name and as an account's
+    tag = secrets.token_hex(2)
+    bruna = f"Bruna {tag}"
+    made = register(client_of(server), bruna)
+    for look_alike in LOOK_ALIKES:
+        name = f"{look_alike} {tag}"
+        other = client_of(server)
+        r = other.post("/api/account/register", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 409 and r.json()["error"]["key"] == "name.taken", ascii(name)
+        g = other.post("/api/guests", json={"name": name})
+        assert g.status_code == 409 and g.json()["error"]["key"] == "name.taken", ascii(name)
+        # and signing in under it is signing in to Bruna (the one account of that name)
+        signed = sign_in(client_of(server), name)
+        assert signed.status_code == 200 and signed.json()["id"] == made["id"], ascii(name)
+    # a look-alike guest made before the account cannot claim the name now
+    early = server.guest(f"Bru\u200bno {tag}")
+    register(client_of(server), f"Bruno {tag}")
+    r = server.client.post("/api/account/claim", json={"password": PASSWORD}, headers=early.headers)
+    assert r.status_code == 409 and r.json()["error"]["key"] == "name.taken"
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u200b\u200d", "\u3164 \u115f", "\u00ad\ufeff"])
+def test_a_name_of_characters_that_are_not_shown_is_refused(server: Server, name: str) -> None:
+    for path, body in (
+        ("/api/guests", {"name": name}),
+        ("/api/account/register", {"name": name, "password": PASSWORD}),
+    ):
+        r = client_of(server).post(path, json=body)
+        assert r.status_code == 400 and r.json()["error"]["key"] == "name.visible", (path, r.text)
 
 
 def test_register_sign_in_elsewhere_and_sign_out(server: Server) -> None:
@@ -153,7 +176,9 @@ def test_sign_out_everywhere_and_a_new_password_end_the_other_sessions(server: S
     assert sign_in(b, NAMES["Nina"], "another long one").status_code == 200
     # a wrong current password changes nothing
     bad = {"password": "not it at all", "new_password": "a third password"}
-    assert a.post("/api/account/password", json=bad).status_code == 403
+    r = a.post("/api/account/password", json=bad)
+    # worded as the current password, not as a sign-in's "no account has this name"
+    assert r.status_code == 403 and r.json()["error"]["key"] == "password.wrong", r.text
     assert sign_in(c, NAMES["Nina"], "a third password").status_code == 401
     assert a.post("/api/account/signout-all").status_code == 204
     assert b.get("/api/me").status_code == 401
@@ -173,6 +198,8 @@ def test_a_guest_claims_their_name_and_keeps_their_games(server: Server) -> None
     )
     r = server.client.post("/api/account/claim", json={"password": PASSWORD}, headers=ana.headers)
     assert r.status_code == 200 and r.json() == {"id": ana.id, "name": name, "account": True}
+    ana = Player(name, ana.id, r.cookies[COOKIE])  # the browser's new session
+    server.client.cookies.clear()
     # signed in from another browser: the same games
     other = client_of(server)
     assert sign_in(other, name.lower()).json()["id"] == ana.id
@@ -193,13 +220,15 @@ def test_a_name_and_its_look_alikes_belong_to_one_account(server: Server) -> Non
         assert r.status_code == 409 and r.json()["error"]["key"] == "name.taken", name
         # nor may a guest play under it
         g = other.post("/api/guests", json={"name": name})
-        assert g.status_code == 400 and g.json()["error"]["key"] == "name.taken", name
+        assert g.status_code == 409 and g.json()["error"]["key"] == "name.taken", name
     # a guest who already has the name cannot claim it twice
     bia_name = f"Bia {secrets.token_hex(2)}"
     bia = server.guest(bia_name)
     register(client_of(server), NAMES["Bianca"])
     r = server.client.post("/api/account/claim", json={"password": PASSWORD}, headers=bia.headers)
     assert r.status_code == 200
+    bia = Player(bia_name, bia.id, r.cookies[COOKIE])
+    server.client.cookies.clear()
     # an account keeps its name: its capitals may change, not the name
     upper = bia_name.upper()
     ok = server.client.post("/api/guests", json={"name": upper}, headers=bia.headers)
@@ -487,3 +516,215 @@ def test_signing_in_never_reuses_the_cookie_a_browser_came_with(server: Server) 
     register(other, second)
     assert other.get("/api/me").json()["name"] == second
     assert victim.get("/api/me").json()["name"] == NAMES["Iara"]
+
+
+def test_every_password_is_hashed_and_checked_outside_the_event_loop(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Argon2id in the event loop would hold up every table: each hash and each check of
+    # registering, claiming, signing in (an unknown name too), a new password and deleting
+    # is made in the pool's threads
+    import threading
+
+    where: list[tuple[str, str]] = []
+    real = accounts._HASHER
+
+    class Watching:
+        def hash(self, password: str) -> str:
+            where.append(("hash", threading.current_thread().name))
+            return real.hash(password)
+
+        def verify(self, stored: str, password: str) -> bool:
+            where.append(("verify", threading.current_thread().name))
+            return real.verify(stored, password)
+
+    monkeypatch.setattr(accounts, "_HASHER", Watching())
+    c = client_of(server)
+    name = f"Hashed {secrets.token_hex(2)}"
+    register(c, name)
+    sign_in(client_of(server), name, "a wrong password")
+    sign_in(client_of(server), "Nobody Here At All")
+    assert sign_in(client_of(server), name).status_code == 200
+    new = {"password": PASSWORD, "new_password": "another long one"}
+    assert c.post("/api/account/password", json=new).status_code == 204
+    guest = server.guest(f"Claimer {secrets.token_hex(2)}")
+    claimed = server.client.post(
+        "/api/account/claim", json={"password": PASSWORD}, headers=guest.headers
+    )
+    assert claimed.status_code == 200
+    gone = c.post("/api/account/delete", json={"password": "another long one"})
+    assert gone.status_code == 204
+    kinds = [k for k, _ in where]
+    assert kinds.count("hash") == 3 and kinds.count("verify") == 5, where
+    assert all(t.startswith("buraco-password") for _, t in where), where
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_migration_recomputes_every_accounts_name_keys(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # accounts made while look-alikes passed: "Bruna", then "Bru\u200bna" (a zero-width
+    # space), each with its old key; both keep signing in, and no third look-alike passes
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from buraco.server.service import token_hash
+    from buraco.server.store import _upgrade
+
+    if kind == "sqlite":
+        db_url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    else:
+        db_url = request.getfixturevalue("fresh_pg")
+    stored = accounts.hash_password(PASSWORD)
+    made = [("first", "Bruna", "bruna"), ("second", "Bru\u200bna", "bru\u200bna")]
+    made.append(("third", "Caio", "caio"))
+
+    async def make_old() -> None:
+        engine = create_async_engine(db_url)
+        async with engine.begin() as conn:
+            await conn.run_sync(_upgrade, "0007")
+            for i, (gid, name, key) in enumerate(made):
+                await conn.execute(
+                    text(
+                        "INSERT INTO guests (id, token_hash, name, created_at, name_key, "
+                        "password_hash, registered_at, deleted) VALUES (:id, :h, :name, "
+                        "CURRENT_TIMESTAMP, :key, :pw, :at, false)"
+                    ),
+                    {
+                        "id": gid,
+                        "h": token_hash(gid),
+                        "name": name,
+                        "key": key,
+                        "pw": stored,
+                        "at": datetime(2026, 1, i + 1, tzinfo=UTC),
+                    },
+                )
+        await engine.dispose()
+
+    async def keys() -> dict[str, tuple[str | None, str | None]]:
+        engine = create_async_engine(db_url)
+        async with engine.connect() as conn:
+            rows = await conn.execute(text("SELECT id, name_key, shape_key FROM guests"))
+            out = {r[0]: (r[1], r[2]) for r in rows}
+        await engine.dispose()
+        return out
+
+    asyncio.run(make_old())
+    with TestClient(create_app(make_settings(db_url))) as c:
+        after = asyncio.run(keys())
+        assert after["first"] == ("bruna", "bruna")  # the older keeps the name's keys
+        assert after["second"] == (None, None)
+        assert after["third"] == ("caio", "caio")
+        for gid, name, _key in made:
+            r = sign_in(Browser(c), name)
+            assert r.status_code == 200 and r.json()["id"] == gid, name
+        assert sign_in(Browser(c), "BRUNA").json()["id"] == "first"
+        for name in ("Bruna\ufeff", "bru\u00adna", "\u0412runa", "CAIO"):
+            r = Browser(c).post("/api/account/register", json={"name": name, "password": PASSWORD})
+            assert r.status_code == 409, name
+
+
+def test_claiming_a_name_gives_a_new_token_and_ends_the_guests(server: Server) -> None:
+    # a guest's token known to someone else (planted in the browser, or read over a
+    # shoulder) must not become an account's session when the guest claims the name
+    name = f"Claimed {secrets.token_hex(2)}"
+    guest = server.guest(name)
+    owner, known = client_of(server), client_of(server)
+    owner.token = known.token = guest.token
+    r = owner.post("/api/account/claim", json={"password": PASSWORD})
+    assert r.status_code == 200 and r.json() == {"id": guest.id, "name": name, "account": True}
+    assert owner.token is not None and owner.token != guest.token
+    me = owner.get("/api/me")
+    assert me.status_code == 200 and me.json()["account"] is True
+    assert known.get("/api/me").status_code == 401  # the guest's token signs no one in
+    assert server.client.get("/api/me", headers=guest.headers).status_code == 401
+    assert sign_in(client_of(server), name).json()["id"] == guest.id
+    # a claim refused (the name taken meanwhile) changes nothing: the guest stays signed in
+    taken = f"Taken {secrets.token_hex(2)}"
+    other = server.guest(taken)
+    register(client_of(server), f"{taken}\u200b")
+    no = server.client.post(
+        "/api/account/claim", json={"password": PASSWORD}, headers=other.headers
+    )
+    assert no.status_code == 409 and COOKIE not in no.cookies
+    assert server.client.get("/api/me", headers=other.headers).json()["id"] == other.id
+
+
+def test_guessing_at_a_name_is_limited_and_never_locks_its_owner_out(tmp_path: Path) -> None:
+    # one address guessing is limited at that name alone; guesses from many addresses put
+    # the name past its failures, after which only browsers that signed in to it before may
+    # try: its owner still signs in, from another address, while the guessers are refused
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    db = f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"
+    limits = make_settings(db, signin_per_name="3/minute", signin_failures_per_name="8/hour")
+    app = ProxyHeadersMiddleware(create_app(limits), trusted_hosts="*")  # type: ignore[arg-type]
+    with TestClient(app) as client:  # type: ignore[arg-type]
+        name = NAMES["Zoe"] + " owner"
+        owner = Browser(client, "198.51.100.7")
+        register(owner, name)
+        assert owner.device is not None  # this browser is the account's now
+        owner.post("/api/account/signout")
+        attacker = Browser(client, "203.0.113.1")
+        tries = [sign_in(attacker, name, f"guess {i}").status_code for i in range(4)]
+        assert tries == [401, 401, 401, 429]
+        refused = sign_in(attacker, name, "guess 4").json()["error"]
+        assert refused["key"] == "limit.tries" and refused["params"]["what"] == "signin-name"
+        # the owner, at another address: signed in (a new browser too, while the name has
+        # room for failures)
+        assert sign_in(owner, name).status_code == 200
+        assert sign_in(Browser(client, "198.51.100.8"), name).status_code == 200
+        # guesses from five more addresses: the name is past its 8 failures an hour
+        for i in range(5):
+            sign_in(Browser(client, f"203.0.113.{10 + i}"), name, f"more {i}")
+        late = Browser(client, "203.0.113.99")
+        r = sign_in(late, name)  # even the right password, from a browser the name never saw
+        assert r.status_code == 429 and r.json()["error"]["params"]["what"] == "signin-account"
+        assert late.token is None
+        # and a wrong one answers the same (nothing is checked): no guess is tried
+        r = sign_in(Browser(client, "203.0.113.98"), name, "a guess")
+        assert r.status_code == 429
+        # the owner's browser, from yet another address: signed in, and a typo is a 401
+        owner.address = "192.0.2.50"
+        owner.post("/api/account/signout")
+        assert sign_in(owner, name, "a typo in it").status_code == 401
+        assert sign_in(owner, name).status_code == 200
+        assert owner.get("/api/me").json()["name"] == name
+
+
+def test_an_origin_of_the_other_scheme_is_another_site(server: Server) -> None:
+    # https://testserver is not the page of a plain-http server at testserver
+    c = client_of(server)
+    wrong = c.post(
+        "/api/guests", json={"name": "Schemed"}, headers={"origin": "https://testserver"}
+    )
+    assert wrong.status_code == 403 and wrong.json()["error"]["key"] == "origin"
+    right = c.post("/api/guests", json={"name": "Schemed"}, headers={"origin": "http://testserver"})
+    assert right.status_code == 200
+    me = as_player(c, "Schemed")
+    table = server.create(me, [{"kind": "me"}, {"kind": "open"}], players=2)["table"]["id"]
+    with pytest.raises(WebSocketDisconnect) as refused:
+        c.websocket_connect(
+            f"/ws/tables/{table}", headers={**me.headers, "origin": "https://testserver"}
+        ).__enter__()
+    assert refused.value.code == 4403
+    with c.websocket_connect(
+        f"/ws/tables/{table}", headers={**me.headers, "origin": "http://testserver"}
+    ) as ws:
+        assert receive(ws)["type"] == "state"
+
+
+def test_behind_a_tls_proxy_the_origin_is_its_https_page(tmp_path: Path) -> None:
+    # X-Forwarded-Proto: https from a trusted proxy: the page is https://, not http://
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    app = create_app(make_settings(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"))
+    proxied = ProxyHeadersMiddleware(app, trusted_hosts="*")  # type: ignore[arg-type]
+    with TestClient(proxied) as behind:  # type: ignore[arg-type]
+        for origin, status in (("https://testserver", 200), ("http://testserver", 403)):
+            r = behind.post(
+                "/api/guests",
+                json={"name": f"Proxied {status}"},
+                headers={"x-forwarded-proto": "https", "origin": origin},
+            )
+            assert r.status_code == status, (origin, r.text)

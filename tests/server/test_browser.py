@@ -69,6 +69,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         messages_per_second=1000.0,
         max_tables_per_guest=20,
         guests_per_address="100000/minute",
+        # the page's rated flow with a guest's conceded match (the rules of rated play,
+        # accounts and turns played, are test_ratings')
+        rated_guests=True,
+        rated_min_turns=0,
     )
     with serve(settings) as url:
         yield url
@@ -316,6 +320,8 @@ def test_a_refused_move_shows_the_reason_and_changes_nothing(
     create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
     wait_my_draw(page)
     cards = hand(page)
+    page.keyboard.press("x")  # before drawing, nothing selected: the draw is missing
+    expect(page.locator("#reason")).to_contain_text("Draw from the stock or take the pile")
     page.locator(".hand .card").nth(3).click()
     page.click("#act-discard")  # before drawing
     expect(page.locator("#reason")).to_contain_text("start your turn by drawing")
@@ -453,6 +459,27 @@ def test_a_rules_error_is_shown_beside_its_field(open_page: Callable[..., Page])
         "opzione “carte per giocatore”: 31 è fuori intervallo; usa da 2 a 30"
     )
     page.select_option("#language", "en")
+
+
+def test_options_the_engine_refuses_are_worded_from_what_was_typed(
+    open_page: Callable[..., Page],
+) -> None:
+    # the morto sizes as typed (not a list of None), the pack's size as a count (not cards)
+    page = open_page()
+    sign_in(page, "Iara")
+    page.click("#f-options summary")
+    page.fill("#f-opt-pot_sizes", "x,y")
+    page.click("#create")
+    expect(page.locator("#err-pot_sizes")).to_contain_text("'x,y'")
+    assert "None" not in page.locator("#err-pot_sizes").inner_text()
+    page.fill("#f-opt-pot_sizes", "")
+    page.fill("#f-opt-hand_size", "30")
+    page.fill("#f-opt-decks", "1")
+    page.click("#create")
+    errors = page.locator(".err")
+    expect(errors.filter(has_text="54")).to_have_count(1)
+    assert not any("is not a function" in e for e in errors.all_inner_texts())
+    assert "#/table/" not in page.url
 
 
 def test_a_friend_sits_by_the_invite_link(open_page: Callable[..., Page]) -> None:
@@ -947,6 +974,23 @@ def test_resigning_asks_first_and_ends_the_match_as_a_loss(open_page: Callable[.
     expect(over.locator(".winner")).not_to_contain_text("Rui")
 
 
+@pytest.mark.parametrize("preset", ["aberto", "italiano"])
+def test_a_player_without_a_partner_is_spoken_to_alone(
+    open_page: Callable[..., Page], preset: str
+) -> None:
+    # 2 players (and 3 in Burraco): no "your side", and one player wins in the singular
+    page = open_page()
+    sign_in(page, "Teo")
+    create_table(
+        page, ["me", "heuristic"] if preset == "aberto" else ["me", "random", "random"], preset
+    )
+    expect(page.locator(".side-head", has_text="Teo")).to_contain_text("Teo (you)")
+    page.click("#resign")
+    expect(page.locator("#confirm")).to_contain_text("You lose it now")
+    page.click("#confirm-yes")
+    expect(page.locator("#hand-over .winner")).to_contain_text("wins the match")
+
+
 def test_a_rematch_accepted_by_one_and_declined_by_another(
     open_page: Callable[..., Page],
 ) -> None:
@@ -1053,6 +1097,45 @@ def test_a_guest_keeps_their_name_and_plays_the_same_seat_from_a_second_browser(
     phone.goto("/#/")
     phone.reload()
     expect(phone.locator("#name-h")).to_have_text("Choose a name to play")
+
+
+def test_a_table_page_whose_session_ends_says_so_and_a_new_session_reconnects(
+    open_page: Callable[..., Page],
+) -> None:
+    phone, laptop = open_page(), open_page()
+    sign_in(phone, "Selma")
+    table = create_table(phone, ["me", "heuristic"])
+    expect(phone.locator(".hand .card")).not_to_have_count(0)
+    # the name is kept from another tab of the same browser: a new session, whose cookie the
+    # table's tab has too, so its socket (closed: the guest's session ended) opens again
+    sockets: list[str] = []
+    phone.on("websocket", lambda ws: sockets.append(ws.url))
+    lobby = phone.context.new_page()
+    errors: list[str] = []
+    lobby.on("pageerror", lambda e: errors.append(str(e)))
+    lobby.errors = errors  # type: ignore[attr-defined]
+    lobby.goto("/#/")
+    lobby.fill("#claim-password", "a long secret phrase")
+    with phone.expect_websocket() as reopened:
+        lobby.click("#claim-submit")
+    assert f"/ws/tables/{table}" in reopened.value.url
+    expect(lobby.locator("#account-state")).to_contain_text("Signed in as Selma")
+    expect(phone.locator(".hand .card")).not_to_have_count(0)
+    assert len(sockets) == 1 and phone.locator("#signed-out").count() == 0
+    # signed out everywhere from another browser: the table's page says so and stays put
+    laptop.goto("/")
+    laptop.fill("#signin-name", "Selma")
+    laptop.fill("#signin-password", "a long secret phrase")
+    laptop.click("#signin-submit")
+    expect(laptop.locator("#me")).to_have_text("Playing as Selma")
+    laptop.click("#signout-all")
+    expect(phone.locator("#signed-out")).to_have_text(
+        "You were signed out (on this device, or everywhere): sign in again in the lobby to "
+        "play from here."
+    )
+    expect(phone.locator(".hand .card")).to_have_count(0)
+    phone.wait_for_timeout(3000)  # longer than the first reconnection's wait
+    assert len(sockets) == 1, sockets
 
 
 def test_a_rated_match_to_its_end_puts_the_player_on_the_leaderboard(

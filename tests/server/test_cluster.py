@@ -12,6 +12,7 @@ import asyncio
 import json
 import random
 import secrets
+import subprocess
 import time
 from collections.abc import AsyncIterator, Callable
 from functools import partial
@@ -364,13 +365,13 @@ async def test_a_lease_taken_without_hearing_back_is_taken_up_at_the_next_round(
 async def test_a_session_made_at_one_process_holds_at_the_other(site: Site) -> None:
     # sessions are in the database: signed in at A is signed in at B, and signed out
     # everywhere at B is signed out at A
-    from buraco.server.accounts import hash_password, name_key
+    from buraco.server.accounts import hash_password, name_keys
 
     a, b = await site.process(), await site.process()
     gid, token = secrets.token_hex(8), secrets.token_urlsafe(32)
     name = f"Nadia {secrets.token_hex(2)}"
     await a.store.add_guest(
-        gid, token_hash(token), name, name_key=name_key(name), password_hash=hash_password("x" * 8)
+        gid, token_hash(token), name, keys=name_keys(name), password_hash=hash_password("x" * 8)
     )
     second = secrets.token_urlsafe(32)
     await a.store.add_session(gid, token_hash(second))
@@ -378,9 +379,66 @@ async def test_a_session_made_at_one_process_holds_at_the_other(site: Site) -> N
         for t in (token, second):
             found = await svc.store.guest_by_token(token_hash(t))
             assert found is not None and found.id == gid
-    assert await b.store.drop_sessions(gid) == 2
+    assert len(await b.store.drop_sessions(gid)) == 2
     assert await a.store.guest_by_token(token_hash(token)) is None
     assert await a.store.guest_by_token(token_hash(second)) is None
+
+
+class SessionConn(Conn):
+    """A connection opened with a session, noting when it is told the session ended."""
+
+    def __init__(self, seat: int | None, guest_id: str, session: str) -> None:
+        super().__init__(seat, guest_id)
+        self.session = session
+        self.ended = 0
+
+    def signed_out(self) -> None:
+        self.ended += 1
+
+
+async def test_a_session_ended_without_a_word_on_the_bus_is_closed_at_the_next_round(
+    site: Site,
+) -> None:
+    # the bus may lose a message: each process checks its connections' sessions against
+    # the database in its regular round, and closes those that ended
+    a, b = await site.process(), await site.process()
+    bob = await site.guest(a, "Bob")
+    lt_a, _ = await a.create(bob, TableSpec("aberto", 2, {}, [{"kind": "me"}, {"kind": "open"}]))
+    lt_b = await b.get(lt_a.id)
+    assert lt_b is not None
+    first, other = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    await a.store.add_session(bob.id, token_hash(first))
+    await a.store.add_session(bob.id, token_hash(other))
+    kept, ended = (
+        SessionConn(0, bob.id, token_hash(other)),
+        SessionConn(0, bob.id, token_hash(first)),
+    )
+    b.connect(lt_b, kept)
+    b.connect(lt_b, ended)
+    await a.store.drop_session(token_hash(first))  # no word on the bus
+    await b._maintain_once()
+    assert (ended.ended, kept.ended) == (1, 0)
+    b.disconnect(lt_b, ended)
+    assert list(b.session_conns) == [token_hash(other)]
+
+
+async def test_a_player_deleted_at_one_process_is_renamed_at_the_other(site: Site) -> None:
+    a, b = await site.process(), await site.process()
+    name = f"Dora {secrets.token_hex(2)}"
+    dora = await site.guest(a, name)
+    bots = [{"kind": "me"}, {"kind": "bot", "bot": "greedy"}]
+    lt_a, _ = await a.create(dora, TableSpec("aberto", 2, {}, bots, pace=5))
+    await until(lambda: lt_a.game is not None, 10)
+    lt_b = await b.get(lt_a.id)
+    assert lt_b is not None and lt_b.game is not None and lt_b.game.names[0] == name
+    watcher = Conn(None, None)
+    b.connect(lt_b, watcher)
+    forgotten = await a.store.delete_account(dora.id, "deleted player")
+    a.forget(dora.id, "deleted player", forgotten.names, forgotten.seats)
+    await until(lambda: lt_b.seats[0].name == "deleted player", 5)
+    assert lt_b.game.names[0] == "deleted player"
+    assert name not in json.dumps(watcher.frames[-1])
+    b.disconnect(lt_b, watcher)
 
 
 async def test_a_bus_whose_listener_lost_its_cancellation_still_closes(
@@ -418,3 +476,72 @@ async def test_a_bus_whose_listener_lost_its_cancellation_still_closes(
         assert time.monotonic() - start < 1.5  # it ended; the bound was not needed
     finally:
         await sender.close()
+
+
+def _redis(port: int) -> subprocess.Popen[bytes]:
+    """A Redis of this test's own on ``port``, waited for until it answers."""
+    import redis
+
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis(port=port, socket_connect_timeout=0.2).ping()
+            return proc
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise
+            time.sleep(0.05)
+
+
+def test_with_redis_away_the_limits_count_in_memory_and_go_back_to_redis(
+    fresh_pg: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    import redis
+    from fastapi.testclient import TestClient
+
+    from buraco.server.app import create_app
+    from serverkit import Browser, free_port, register, sign_in
+
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    cache = _redis(port)
+    settings = make_settings(fresh_pg, bus_url=url, guests_per_address="4/minute")
+    try:
+        with TestClient(create_app(settings)) as client:
+            c = Browser(client)
+            assert c.post("/api/guests", json={"name": "Before"}).status_code == 200
+            assert redis.Redis(port=port).keys("LIMITS*")  # counted in Redis
+            cache.kill()
+            cache.wait(10)
+            caplog.clear()
+            with caplog.at_level("WARNING", logger="buraco.server.accounts"):
+                codes = [
+                    Browser(client).post("/api/guests", json={"name": f"Away {i}"}).status_code
+                    for i in range(5)
+                ]
+                name = f"Redis away {secrets.token_hex(2)}"
+                register(Browser(client), name)  # 201, or it fails here
+                signed = [sign_in(Browser(client), name).status_code for _ in range(2)]
+                wrong = sign_in(Browser(client), name, "not the password").status_code
+            # counted afresh in this process's memory meanwhile: the limit of 4 holds there
+            assert codes == [200, 200, 200, 200, 429], codes
+            assert signed == [200, 200] and wrong == 401
+            said = [r for r in caplog.records if r.name == "buraco.server.accounts"]
+            assert len(said) == 1 and said[0].exc_info is None, said
+            assert "Redis does not answer" in said[0].getMessage()
+            # Redis is back: the counts go there again once the retry is due
+            cache = _redis(port)
+            client.app.state.gate._retry_at = 0.0  # type: ignore[attr-defined]
+            with caplog.at_level("WARNING", logger="buraco.server.accounts"):
+                assert Browser(client).post("/api/guests", json={"name": "Back"}).status_code == 200
+            assert redis.Redis(port=port).keys("LIMITS*")
+            assert not client.app.state.gate.away  # type: ignore[attr-defined]
+    finally:
+        cache.kill()
+        cache.wait(10)

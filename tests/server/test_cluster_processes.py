@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import random
@@ -32,7 +33,7 @@ import pytest
 
 pytest.importorskip("redis", reason="the server extra is not installed")
 
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import connect
 
 from buraco.server.crashpoints import CRASH_ENV, POINTS
@@ -279,6 +280,9 @@ def test_a_process_killed_at_a_rated_matchs_end_leaves_it_rated_exactly_once(
     # after the end is committed ("finished": no one told); the other process takes the
     # table up when the lease runs out, and the match is stored and rated once
     args = ["--db", fresh_pg, "--bus", redis_url, "--lease", "1.5", "--bot-workers", "0"]
+    # a guest's match of one hand, rated however short (the rules of rated play are
+    # test_ratings'; this is about its end being rated once)
+    args += ["--rated-guests", "--rated-min-turns", "0"]
     env = {**os.environ, "BURACO_WS_PING": "5"}
     a = Proc(free_port(), args, {**env, CRASH_ENV: point})
     b = Proc(free_port(), args, env)
@@ -507,3 +511,80 @@ def test_a_client_that_never_answers_pings_is_disconnected(tmp_path: Path) -> No
         assert closed_after < 5, closed_after  # ping every 0.5 s, 0.5 s to answer
     finally:
         p.stop()
+
+
+def _account(base: str, path: str, name: str, password: str) -> dict[str, str]:
+    r = httpx.post(f"{base}/api/account/{path}", json={"name": name, "password": password})
+    assert r.status_code in (200, 201), r.text
+    return {"cookie": f"{COOKIE}={r.cookies[COOKIE]}"}
+
+
+def _closed_within(ws: Any, seconds: float) -> tuple[int | None, float]:
+    """Read a socket until it is closed: its close code and how long it took."""
+    start = time.monotonic()
+    try:
+        while time.monotonic() - start < seconds:
+            with contextlib.suppress(TimeoutError):
+                ws.recv(timeout=0.2)
+    except ConnectionClosed as closed:
+        return (closed.rcvd.code if closed.rcvd else None), time.monotonic() - start
+    return None, time.monotonic() - start
+
+
+@pytest.fixture
+def slow_site(fresh_pg: str, redis_url: str) -> Iterator[tuple[str, list[Proc]]]:
+    """Two processes whose regular check comes only every 7.5 s (a lease of 30 s)."""
+    args = ["--db", fresh_pg, "--bus", redis_url, "--lease", "30", "--bot-workers", "0"]
+    procs = [Proc(free_port(), args, dict(os.environ)) for _ in range(2)]
+    try:
+        for p in procs:
+            p.start()
+        yield fresh_pg, procs
+    finally:
+        for p in procs:
+            p.stop()
+
+
+def test_a_session_ended_at_one_process_closes_its_socket_at_the_other(
+    slow_site: tuple[str, list[Proc]],
+) -> None:
+    db, (p1, p2) = slow_site
+    name, password = f"Two {random.randrange(10**6)}", "a long password"
+    s1 = _account(p1.base, "register", name, password)
+    s2 = _account(p2.base, "signin", name, password)
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    body = {"preset": "aberto", "players": 2, "seats": seats}
+    r = httpx.post(f"{p1.base}/api/tables", json=body, headers=s1)
+    table = r.json()["table"]["id"]
+    url = f"ws://127.0.0.1:{p2.port}/ws/tables/{table}"
+    with connect(url, additional_headers=s2, open_timeout=5) as ws:
+        assert json.loads(ws.recv(timeout=5))["you"]["seat"] == 0
+        out = httpx.post(f"{p1.base}/api/account/signout-all", headers=s1)
+        assert out.status_code == 204
+        code, took = _closed_within(ws, 10)
+    assert code == 4401 and took < 2, (code, took)  # told over the bus
+    # deleted at one process: its socket at the other is closed, and it chats no more
+    s3 = _account(p1.base, "signin", name, password)
+    s4 = _account(p2.base, "signin", name, password)
+    with connect(url, additional_headers=s4, open_timeout=5) as ws:
+        assert json.loads(ws.recv(timeout=5))["you"]["seat"] == 0
+        ws.send(json.dumps({"type": "chat", "text": "still here"}))
+        gone = httpx.post(f"{p1.base}/api/account/delete", json={"password": password}, headers=s3)
+        assert gone.status_code == 204
+        code, took = _closed_within(ws, 10)
+        with contextlib.suppress(ConnectionClosed):
+            ws.send(json.dumps({"type": "chat", "text": "after"}))
+    assert code == 4401 and took < 2, (code, took)
+
+    async def chat_names() -> list[str]:
+        from sqlalchemy import text
+
+        store = await Store.open(db)
+        try:
+            async with store.session() as s:
+                rows = await s.execute(text("SELECT name FROM chat"))
+                return [r[0] for r in rows]
+        finally:
+            await store.close()
+
+    assert name not in asyncio.run(chat_names())

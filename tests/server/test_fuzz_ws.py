@@ -49,7 +49,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 import pytest
@@ -62,14 +62,9 @@ from buraco.refusals import english
 from buraco.server.protocol import KINDS, MAX_ACTION, MAX_CHAT, MAX_FRAME, PROTOCOL
 from buraco.server.routes import COOKIE
 from buraco.text import has_control
+from server.test_restart import _serve  # the restart test's server, shared
+from server.test_secrecy import Conn, card_codes, check_frames, ground_truth, receive
 from serverkit import Player, Server, free_port
-
-if TYPE_CHECKING:  # the secrecy test's checks and the restart test's server, shared
-    from test_restart import _serve
-    from test_secrecy import Conn, card_codes, check_frames, ground_truth, receive
-else:
-    from server.test_restart import _serve
-    from server.test_secrecy import Conn, card_codes, check_frames, ground_truth, receive
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

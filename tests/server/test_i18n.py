@@ -15,7 +15,7 @@ from buraco.refusals import ENGLISH, placeholders
 from buraco.rules import OPTION_TOPICS, PRESETS
 from buraco.server import i18n
 from buraco.server.app import create_app
-from buraco.server.errors import MESSAGES
+from buraco.server.errors import MESSAGES, NOTICES
 from buraco.server.settings import Settings
 from buraco.tournament.event import MOVEMENTS
 from catalogkit import assert_translated, placeholders_of
@@ -92,6 +92,17 @@ def test_every_refusal_of_the_server_is_worded_with_its_own_parameters() -> None
         assert placeholders_of(text) <= placeholders(english), key
     known = {f"error.{k}" for k in MESSAGES}
     assert not {k for k in words if k.startswith("error.")} - known
+
+
+def test_every_notice_of_the_server_is_worded_with_its_own_parameters() -> None:
+    # a table's summary may carry a notice (its unrated: key and params); the page words
+    # notice.<key>, with no parameter the server does not send
+    words = i18n.messages("en")
+    assert NOTICES
+    for key, english in NOTICES.items():
+        text = words[f"notice.{key}"]
+        assert placeholders_of(text) <= placeholders(english), key
+        assert text.rstrip(".").lower() == english.lower(), key
 
 
 def test_a_refused_request_is_worded_from_its_key_and_params(client: TestClient) -> None:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from typer.testing import CliRunner
 
 from buraco.cli import app
+from buraco.server.store import Store
+from serverkit import free_port, start_serve
 
 runner = CliRunner()
 
@@ -97,3 +106,70 @@ def test_a_tournament_of_bots_survives_a_kill_of_the_process_that_made_its_table
 def test_loadtest_refuses_what_it_cannot_do_in_one_line(args: list[str], says: str) -> None:
     code, out = run("loadtest", *args)
     assert code == 2 and says in out and "Traceback" not in out
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def own_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database of this test alone: an SQLite file, or a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'load.db'}"
+    url: str = request.getfixturevalue("fresh_pg")
+    return url
+
+
+def unfinished(db: str) -> list[str]:
+    """The tables of a database that a server starting on it would resume."""
+
+    async def read() -> list[str]:
+        store = await Store.open(db)
+        try:
+            found = await store.tables(("waiting", "playing"), public_only=False)
+            return [t.row.id for t in found]
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
+def test_a_load_run_ends_its_tables_so_the_next_server_resumes_none(own_db: str) -> None:
+    # the issue: a run left its tables unfinished in the database it was given, and the next
+    # run's server resumed them (1,399 found)
+    code, out = run("loadtest", "--tables", "3", "--seconds", "2", "--db", own_db, "--json")
+    assert code == 0, out
+    assert unfinished(own_db) == []
+    assert figures(out)["tables_ended"] == 3
+
+
+def test_an_interrupted_load_run_ends_its_tables_too(own_db: str) -> None:
+    port = free_port()
+    args = ["--db", own_db, "--bot-workers", "0", "--hand-pause", "0"]
+    server = start_serve(port, [*args, "--guests-per-address", "1000000/minute"])
+    base = f"http://127.0.0.1:{port}"
+    load = None
+    try:
+        command = ["loadtest", "--url", base, "--tables", "3", "--seconds", "300"]
+        load = subprocess.Popen(
+            [sys.executable, "-m", "buraco", *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            tables = httpx.get(f"{base}/api/tables").json()["tables"]
+            if sum(t["status"] == "playing" for t in tables) == 3:
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the load run's tables were not dealt")
+        assert len(unfinished(own_db)) == 3
+        time.sleep(1)  # its clients playing
+        load.send_signal(signal.SIGINT)  # Ctrl-C
+        _out, err = load.communicate(timeout=60)
+        assert load.returncode == 130, err
+        assert b"interrupted" in err and b"Traceback" not in err
+        assert unfinished(own_db) == []
+    finally:
+        if load is not None and load.poll() is None:
+            load.kill()
+        server.terminate()
+        server.wait(15)

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from buraco.cli import app as cli
 from buraco.fairness import verify
-from buraco.record import replay
+from buraco.replays import replay
 from buraco.server.app import create_app
 from buraco.server.models import EventRow, SeatRow, TableRow
 from buraco.server.store import Conflict, Store, now

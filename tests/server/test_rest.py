@@ -16,12 +16,13 @@ from sqlalchemy import select, update
 from buraco.cards import CARD_NAMES
 from buraco.fairness import verify
 from buraco.game import Game
-from buraco.record import replay
+from buraco.replays import replay
 from buraco.server.app import create_app
 from buraco.server.models import GameRow
 from buraco.server.routes import COOKIE
 from buraco.server.service import BOT_NAMES
 from buraco.server.store import Store
+from buraco.server.tablespec import BRAZIL_NAMES, ITALY_NAMES, PRESET_NAMES
 from buraco.views import seat_view
 from serverkit import Player, Server, make_settings, receive, until, wait_for
 
@@ -366,6 +367,20 @@ def test_bots_that_would_hold_the_shared_workers_are_refused(
     assert (
         sqlite_server.client.post("/api/tables", json=body, headers=ana.headers).status_code == 201
     )
+
+
+def test_the_strongest_bot_is_offered_by_its_short_name(sqlite_server: Server) -> None:
+    ana = sqlite_server.guest("Ana")
+    seats: list[dict[str, str]] = [{"kind": "me"}, {"kind": "bot", "bot": "expert"}]
+    body = {"preset": "aberto", "players": 2, "seats": seats}
+    r = sqlite_server.client.post("/api/tables", json=body, headers=ana.headers)
+    assert r.status_code == 201, r.text
+    assert "expert" in r.text
+    # its parameters may be changed within the workers' budget, never to a file's value
+    for bot, status in (("expert:time=3600", 400), ("expert:value=/etc/passwd", 400)):
+        seats[1]["bot"] = bot
+        r = sqlite_server.client.post("/api/tables", json=body, headers=ana.headers)
+        assert r.status_code == status, (bot, r.text)
 
 
 # ----- listing and seeing tables -------------------------------------------------------------
@@ -986,3 +1001,42 @@ def test_a_player_resigns_the_match_and_their_side_loses_it(sqlite_server: Serve
     assert replay(record).winner == 0 and verify(record)
     r = sqlite_server.client.post(f"{url}/resign", headers=ana.headers)
     assert r.status_code == 409 and error_of(r)["code"] == "not-playing"
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "region"),
+    [("italiano", 4, ITALY_NAMES), ("aberto", 4, BRAZIL_NAMES), ("us", 6, PRESET_NAMES["us"])],
+)
+def test_bots_are_named_as_the_preset_s_players_are(
+    sqlite_server: Server, preset: str, players: int, region: tuple[str, ...]
+) -> None:
+    # Burraco's bots carry Italian names, Buraco's Brazilian ones (no Nonna Pina at a
+    # Brazilian table)
+    ana = sqlite_server.guest("Ana")
+    bots = [{"kind": "bot", "bot": "random"}] * (players - 1)
+    t = sqlite_server.create(ana, [{"kind": "me"}, *bots], preset=preset)["table"]
+    names = [s["name"] for s in t["seats"][1:]]
+    assert len(set(names)) == players - 1 and all(n in region for n in names), names
+
+
+@pytest.mark.parametrize(
+    ("options", "code", "params"),
+    [
+        # the page sends sizes as typed: the refusal quotes them, never Python's None
+        ({"pot_sizes": "x,y"}, "option.pot-sizes-list", {"value": "'x,y'", "most": 4}),
+        # the pack's size is a count, named apart from the card lists the page words as cards
+        ({"hand_size": 30, "decks": 1}, "options.pack", {"size": 54, "needed": 143}),
+    ],
+)
+def test_options_refused_carry_params_the_page_can_word(
+    sqlite_server: Server, options: dict[str, Any], code: str, params: dict[str, Any]
+) -> None:
+    ana = sqlite_server.guest("Ana")
+    body = {"preset": "aberto", "players": 4, "seats": [{"kind": "me"}] + [{"kind": "open"}] * 3}
+    r = sqlite_server.client.post(
+        "/api/tables", json={**body, "options": options}, headers=ana.headers
+    )
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert error["refusal"] == {"code": code, "params": params}, error
+    assert "None" not in error["message"]

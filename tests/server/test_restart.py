@@ -57,6 +57,7 @@ def _frames_until_my_turn(ws: ClientConnection, shown: dict[str, Any]) -> dict[s
                 return m
 
 
+@pytest.mark.services  # a server process of its own, killed
 def test_a_killed_server_resumes_every_table_at_its_last_committed_action(
     tmp_path: Path,
 ) -> None:

@@ -246,7 +246,7 @@ async def test_a_client_that_stops_reading_is_closed_when_its_queue_fills() -> N
     conn = Connection(sock, None, None, 4)  # type: ignore[arg-type]
     for i in range(10):  # nothing is written meanwhile: the client is not reading
         conn.send(f"frame {i}")
-    assert conn.overflowed and conn.queue.qsize() == 4
+    assert conn.closing is not None and conn.queue.qsize() == 4
     await conn.writer()  # sends what was queued, then closes
     assert sock.closed == CLOSE_SLOW
     assert len(sock.sent) == 3  # what fitted, then the close: the client resyncs on reconnect
@@ -255,7 +255,7 @@ async def test_a_client_that_stops_reading_is_closed_when_its_queue_fills() -> N
 def test_a_timed_match_ends_with_the_hand_in_play_when_its_time_is_up(
     sqlite_server: Server,
 ) -> None:
-    from buraco.record import replay
+    from buraco.replays import replay
 
     server = sqlite_server
     ana = server.guest("Ana")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import secrets
 import time
 from typing import Any
 
 import pytest
 
-from serverkit import Server, wait_for
+from serverkit import Server, account, wait_for
 
 # a short tournament of bots: two tables of four, two Mitchell turns of three hands
 SHORT = {
@@ -25,7 +26,9 @@ SHORT = {
 
 
 def make(server: Server, **changes: Any) -> tuple[dict[str, Any], Any, str]:
-    director = server.guest("Dora")
+    # rated play is for accounts (docs/online.md, ratings)
+    rated = changes.get("rated", False)
+    director = account(server, f"Dora {secrets.token_hex(2)}") if rated else server.guest("Dora")
     r = server.client.post("/api/tournaments", json={**SHORT, **changes}, headers=director.headers)
     assert r.status_code == 201, r.text
     body = r.json()
@@ -264,8 +267,9 @@ def play_to_the_end(ws: Any, frames: list[str]) -> None:
 def test_a_rated_tournament_rates_its_players_and_an_absent_one_is_played_by_the_stand_in(
     tmp_path: Any,
 ) -> None:
-    # Ana enters and never comes: the stand-in plays her seat once the grace period is over,
-    # the turns end, and each table's end rates her (a rated tournament)
+    # Ana plays her table of the first turn and does not come to the second: the stand-in
+    # plays her seat there once the grace period is over, the turns end, and the table she
+    # played rates her; the one the stand-in played for her does not (rated play needs play)
     from fastapi.testclient import TestClient
 
     from buraco.server.app import create_app
@@ -276,7 +280,7 @@ def test_a_rated_tournament_rates_its_players_and_an_absent_one_is_played_by_the
         server = Server(client, settings)
         t, director, _ = make(server, rated=True, minutes=15)
         tid = t["id"]
-        ana = server.guest("Ana")
+        ana = account(server, "Ana")
         r = client.post(
             f"/api/tournaments/{tid}/entries", json={"partner": "greedy"}, headers=ana.headers
         )
@@ -284,12 +288,44 @@ def test_a_rated_tournament_rates_its_players_and_an_absent_one_is_played_by_the
         client.post(f"/api/tournaments/{tid}/bots", json={"count": 3}, headers=director.headers)
         started = client.post(f"/api/tournaments/{tid}/start", headers=director.headers).json()
         assert started["rated"] is True and started["minutes"] == 15
-        mine = started["turns"][0]["tables"][0]
+        mine = next(x for x in started["turns"][0]["tables"] if 0 in (x["ns"], x["ew"]))
         summary = client.get(f"/api/tables/{mine['table_id']}").json()["table"]
         assert summary["rated"] is True and summary["minutes"] == 15
-        wait_for(lambda: view(server, tid)["status"] == "over", 180)
+        with server.ws(mine["table_id"], ana) as ws:
+            play_to_the_end(ws, [])
+        done = wait_for(lambda: (v := view(server, tid))["status"] == "over" and v, 180)
         board = client.get("/api/ratings?preset=italiano&players=4", headers=ana.headers).json()
-        assert board["you"] is not None and board["you"]["games"] == 2
+        assert board["you"] is not None and board["you"]["games"] == 1
+        second = next(x for x in done["turns"][1]["tables"] if 0 in (x["ns"], x["ew"]))
+        absent = client.get(f"/api/tables/{second['table_id']}").json()["table"]
+        assert absent["unrated"]["key"] == "rated.turns"
+
+
+def test_rated_tournaments_are_for_accounts(server: Server) -> None:
+    guest = server.guest("Gus")
+    r = server.client.post("/api/tournaments", json={**SHORT, "rated": True}, headers=guest.headers)
+    assert r.status_code == 403 and r.json()["error"]["key"] == "rated.guest"
+    t, _director, _ = make(server, rated=True)
+    for partner in ({}, {"partner": "greedy"}):
+        r = server.client.post(
+            f"/api/tournaments/{t['id']}/entries", json=partner, headers=guest.headers
+        )
+        assert r.status_code == 403 and r.json()["error"]["key"] == "rated.guest"
+    # a partner's place kept in a rated tournament's entry: for an account too
+    ana = account(server, f"Ana {secrets.token_hex(2)}")
+    entered = server.client.post(
+        f"/api/tournaments/{t['id']}/entries", json={}, headers=ana.headers
+    ).json()
+    code = entered["partner_code"]
+    r = server.client.post(
+        f"/api/tournaments/{t['id']}/entries/0/join", json={"code": code}, headers=guest.headers
+    )
+    assert r.status_code == 403 and r.json()["error"]["key"] == "rated.guest"
+    assert view(server, t["id"])["entries"][0]["members"][1]["kind"] == "open"
+    # unrated, a guest enters as before
+    t, _director, _ = make(server)
+    r = server.client.post(f"/api/tournaments/{t['id']}/entries", json={}, headers=guest.headers)
+    assert r.status_code == 200, r.text
 
 
 def test_entries_are_withdrawn_before_the_start_and_a_tournament_table_knows_its_tournament(
@@ -524,3 +560,40 @@ def test_a_tournament_starts_by_itself_at_its_time_or_waits_for_its_director(
             "/api/tournaments", json={**SHORT, "starts_at": when}, headers=who.headers
         )
         assert r.status_code in (400, 422) and r.json()["error"]["key"] == key, r.text
+
+
+def test_a_side_that_resigns_at_a_tournament_table_loses_it(server: Server) -> None:
+    # the issue: EW resigned at -95 against NS's -100, the record named NS the winner and
+    # the tournament gave 10-10, so a side ahead could resign to keep its lead; a concession
+    # now loses the table: 0 VP, and the other side a bye's VP (12), or more if it earned more
+    t, director, _ = make(server)
+    tid = t["id"]
+    ana = server.guest("Ana")
+    r = server.client.post(
+        f"/api/tournaments/{tid}/entries", json={"partner": "greedy"}, headers=ana.headers
+    )
+    assert r.status_code == 200 and r.json()["you"] == 0
+    server.client.post(f"/api/tournaments/{tid}/bots", json={"count": 3}, headers=director.headers)
+    started = server.client.post(f"/api/tournaments/{tid}/start", headers=director.headers).json()
+    mine = started["turns"][0]["tables"][0]
+    assert mine["ns"] == 0  # Mitchell: entry 0 sits NS at table 1
+    table = mine["table_id"]
+    wait_for(lambda: server.client.get(f"/api/tables/{table}").json()["table"]["status"]
+             == "playing")  # fmt: skip
+    r = server.client.post(f"/api/tables/{table}/resign", headers=ana.headers)
+    assert r.status_code == 200, r.text
+    at_end = r.json()["table"]["totals"]
+    done = wait_for(lambda: (v := view(server, tid))["status"] == "over" and v, 120)
+    row = done["turns"][0]["tables"][0]
+    assert row["resigned"] == "ns" and row["vp"] == [0, 12], row
+    # the MP stay as they stood (the game's record), the standings count no lead for NS
+    assert [row["ns_mp"], row["ew_mp"]] == at_end
+    other = done["turns"][0]["tables"][1]
+    assert other["resigned"] is None and sum(other["vp"]) == 20
+    vp_of = {s["entrant"]: s["vp"] for s in done["standings"]}
+    second = next(x for x in done["turns"][1]["tables"] if 0 in (x["ns"], x["ew"]))
+    assert vp_of[0] == second["vp"][0 if second["ns"] == 0 else 1]  # 0 VP from turn 1
+    assert sum(vp_of.values()) == sum(sum(x["vp"]) for turn in done["turns"]
+                                      for x in turn["tables"])  # fmt: skip
+    page = server.client.get(f"/api/tournaments/{tid}/standings.html")
+    assert "North–South resigned" in page.text

@@ -23,7 +23,10 @@ def play_out(t: Tournament, rng: random.Random) -> None:
     while t.turn < len(t.movements):
         for p in t.pair():
             if p.ew is not None:
-                t.record(p.table, rng.randrange(0, 3000, 5), rng.randrange(0, 3000, 5))
+                # now and then a side concedes its table (it loses it, whatever the score)
+                resigned = rng.choice([None, None, None, "ns", "ew"])
+                ns, ew = rng.randrange(0, 3000, 5), rng.randrange(0, 3000, 5)
+                t.record(p.table, ns, ew, resigned=resigned)
 
 
 @settings(max_examples=40, deadline=None)
@@ -52,8 +55,14 @@ def test_any_tournament_plays_out_saves_and_reads_back_the_same(
     assert again.to_dict() == t.to_dict()
     assert again.standings() == t.standings()
     assert sum(s.vp for s in t.standings()) == sum(
-        20 if r.ew is not None else t.bye_vp for r in t.results
+        (20 if r.resigned is None else sum(t.table_vp(r))) if r.ew is not None else t.bye_vp
+        for r in t.results
     )
+    for r in t.results:  # a table conceded: the side that resigned scores nothing
+        if r.resigned is not None:
+            vp = t.table_vp(r)
+            assert vp[("ns", "ew").index(r.resigned)] == 0
+            assert vp[("ew", "ns").index(r.resigned)] >= t.bye_vp
 
 
 def test_a_turn_is_paired_only_when_the_one_before_is_complete() -> None:

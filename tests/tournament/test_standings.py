@@ -57,6 +57,29 @@ def test_a_bye_scores_its_vp_and_no_mp_and_an_adjusted_result_its_own_vp() -> No
     assert table[1].vp == 3 + 3 and table[0].vp == 17
 
 
+def test_a_side_that_resigns_loses_the_table_whatever_the_score() -> None:
+    # the issue: EW resigned at -95 against NS's -100, and the table was scored 10-10 as it
+    # stood; a concession is a loss (the FIBUR code, art. 33: who leaves the table scores 0,
+    # the other side a bye's VP, or more if it had earned more)
+    ahead = Result(1, 1, 0, 1, -100, -95, resigned="ew")
+    assert ahead.vps(THREE, bye_vp=12) == (12, 0)
+    table = {s.entrant: s for s in standings(2, [ahead], THREE, 12)}
+    assert (table[0].vp, table[1].vp) == (12, 0)
+    # no MP lead kept by the side that resigned ahead: the difference is 0, not +5
+    assert table[1].mp_difference == 0 and table[0].mp_difference == 0
+    # a side far ahead that the other concedes to keeps what it earned, when more than a bye
+    behind = Result(1, 1, 0, 1, 2000, 300, resigned="ew")
+    assert behind.vps(THREE, bye_vp=12) == (20, 0)
+    assert behind.counted_mp() == (2000, 300)
+    assert Result(1, 1, 0, 1, 700, 900, resigned="ns").vps(THREE, bye_vp=14) == (0, 14)
+    # a director's adjustment still decides
+    assert Result(1, 1, 0, 1, 0, 0, vp=(10, 10), note="x", resigned="ns").vps(THREE) == (10, 10)
+    # a resigned table sets no datum of a duplicate turn
+    assert datum([Result(1, 1, 0, 1, 900, 500), Result(1, 2, 2, 3, 0, 2000, resigned="ns")]) == 400
+    with pytest.raises(TournamentError, match="ns or ew"):
+        Result(1, 1, 0, 1, 0, 0, resigned="north")
+
+
 @given(
     st.lists(
         st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(0, 3000), st.integers(0, 3000)),

@@ -36,6 +36,20 @@ async def settle(pilot: Pilot_, app: PlayApp, rounds: int = 2000) -> None:
     raise AssertionError("the bots did not stop")
 
 
+async def footer_keys(pilot: Pilot_, app: App[Any], rounds: int = 2000) -> dict[str, Any]:
+    """The footer's key buttons by key, once the footer has composed them.
+
+    The footer builds its buttons after the bindings change, on a later refresh than the one
+    that shows the screen; a busy machine makes that refresh late, so this waits for it.
+    """
+    for _ in range(rounds):
+        keys = {getattr(k, "key", ""): k for k in app.screen.query("FooterKey")}
+        if keys and all(k.is_mounted and k.region.width for k in keys.values()):
+            return keys
+        await pilot.pause()
+    raise AssertionError("the footer never showed its keys")
+
+
 KEY_NAMES = {":": "colon", " ": "space", "-": "minus", "+": "plus", "?": "question_mark"}
 
 

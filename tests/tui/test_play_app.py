@@ -26,6 +26,7 @@ from tui.driver import (
     Pilot_,
     choose,
     click_cards,
+    footer_keys,
     keys_at_once,
     perform,
     play_hand_directly,
@@ -382,7 +383,7 @@ async def test_the_move_key_moves_a_wild_and_footer_keys_are_buttons(tmp_path: P
     app = PlayApp(c, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        draw = next(k for k in app.screen.query("FooterKey") if getattr(k, "key", "") == "d")
+        draw = (await footer_keys(pilot, app))["d"]
         assert await pilot.click(draw)  # the footer's keys are buttons
         assert c.view().phase == "play"
         await perform(pilot, app, Meld(tuple(parse_cards("JK 5H 6H 7H"))))

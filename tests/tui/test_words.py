@@ -22,7 +22,7 @@ from buraco.tui.app import PlayApp
 from buraco.tui.controller import Controller
 from buraco.tui.help import HelpScreen
 from catalogkit import assert_translated, catalog
-from tui.driver import screen_showing, screen_text, settle, stacked
+from tui.driver import footer_keys, screen_showing, screen_text, settle, stacked
 
 TUI = Path(str(files("buraco.tui")))
 LITERAL_KEY = re.compile(
@@ -240,6 +240,6 @@ async def test_the_keys_at_the_bottom_fit_an_80_column_terminal(tmp_path: Path, 
     app = PlayApp(c, pace=0, lang=tag)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        keys = list(app.screen.query("FooterKey"))
+        keys = list((await footer_keys(pilot, app)).values())
         assert len(keys) == 9  # draw, take, meld, add, discard, hint, skip, help, quit
         assert max(k.region.right for k in keys) <= 80

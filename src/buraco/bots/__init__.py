@@ -9,7 +9,7 @@ Bots are chosen by name, with optional parameters after a colon
 Traceback (most recent call last):
 ...
 buraco.errors.BotError: unknown bot 'grumpy'; bots are: random, greedy, heuristic, mcts, policy, \
-learned, hoarder, stocker, holder, rusher, wildhoarder, starver, feeder, minimum
+learned, hoarder, stocker, holder, rusher, wildhoarder, starver, feeder, minimum, expert
 >>> make_bot("mcts:depth=deep")
 Traceback (most recent call last):
 ...
@@ -17,8 +17,6 @@ buraco.errors.BotError: bot 'mcts': parameter depth must be a whole number, not 
 """
 
 from __future__ import annotations
-
-from typing import cast
 
 from buraco.bots.base import Bot
 from buraco.bots.exploits import EXPLOITS, Exploit
@@ -29,7 +27,7 @@ from buraco.bots.mcts import MctsBot
 from buraco.bots.play import play_hand, play_match, play_one
 from buraco.bots.policy import PolicyBot
 from buraco.bots.randombot import RandomBot
-from buraco.errors import BotError, shown
+from buraco.bots.spec import MAX_SPEC, build
 from buraco.game import MAX_NAME
 
 BOTS: dict[str, type[Bot]] = {
@@ -41,47 +39,49 @@ BOTS: dict[str, type[Bot]] = {
     "learned": LearnedBot,
     **EXPLOITS,
 }
-"""Bot classes by name."""
+"""Bot classes by name: the search, and the bots it may play its playouts with
+(:data:`buraco.bots.playout.PLAYOUT_BOTS`)."""
 
 
-MAX_SPEC = 200
-"""The longest bot spec accepted, in characters."""
+NAMED: dict[str, str] = {
+    "expert": "mcts:value=learned,time=0.05,depth=2,futile=0,limit=1",
+}
+"""Short names of bots that are a spec of another: ``expert`` is the strongest bot, the
+search with the learned value (``docs/bots.md``). Parameters given after the name replace
+the spec's own (``expert:time=0.1``)."""
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from a spec: a name, optionally with ``:name=value,...`` parameters.
 
+    A name of :data:`NAMED` stands for its spec, with the parameters given after it in place
+    of the spec's own:
+
+    >>> bot = make_bot("expert:time=0.1")
+    >>> type(bot).__name__, bot.time, bot.depth
+    ('MctsBot', 0.1, 2)
+
     Raises :class:`~buraco.errors.BotError` naming the bots, or the bot's
     parameters, for a spec that names neither.
     """
-    if not isinstance(spec, str) or not 0 < len(spec) <= MAX_SPEC:
-        raise BotError(
-            f"a bot spec is a name such as 'heuristic' or 'mcts:time=0.5' (1 to {MAX_SPEC} "
-            f"characters), not {shown(spec)}; bots are: {', '.join(BOTS)}"
-        )
-    if seed is not None and type(seed) is not int:
-        raise BotError(f"a bot's seed is a whole number, not {shown(seed)}")
-    name, _, text = spec.partition(":")
-    name = name.strip().lower()
-    cls = BOTS.get(name)
-    if cls is None:
-        raise BotError(f"unknown bot {shown(name)}; bots are: {', '.join(BOTS)}")
-    kwargs: dict[str, object] = {}
-    for item in filter(None, (p.strip() for p in text.split(","))):
+    if isinstance(spec, str) and len(spec) <= MAX_SPEC:
+        name, _, given = spec.partition(":")
+        named = NAMED.get(name.strip().lower())
+        if named is not None:
+            spec = _merged(named, given)
+    return build(BOTS, spec, seed, also=tuple(NAMED))
+
+
+def _merged(spec: str, given: str) -> str:
+    """A spec with the ``name=value`` parameters of ``given`` in place of its own."""
+    name, _, own = spec.partition(":")
+    params = dict(p.split("=", 1) for p in own.split(",") if p)
+    for item in filter(None, (p.strip() for p in given.split(","))):
         key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep:
-            raise BotError(f"bot {name!r}: write parameters as name=value, not {shown(item)}")
-        kind = cls.params.get(key)
-        if key in kwargs:
-            raise BotError(f"bot {name!r}: parameter {key} is given twice; give it once")
-        if kind is None:
-            allowed = ", ".join(cls.params) or "none"
-            raise BotError(f"bot {name!r} has no parameter {shown(key)}; parameters: {allowed}")
-        kwargs[key] = _convert(name, key, value.strip(), kind)
-    if "seed" in kwargs:  # a spec's own seed wins
-        seed = cast(int, kwargs.pop("seed"))
-    return cls(seed=seed, **kwargs)
+        if not sep:  # refused by the spec's parser, naming the item
+            return f"{name}:{given}"
+        params[key.strip()] = value.strip()
+    return f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())
 
 
 def seat_name(spec: str, seat: int) -> str:
@@ -116,35 +116,11 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def _convert(bot: str, key: str, value: str, kind: type) -> object:
-    if kind is str:
-        return value
-    if kind is bool:
-        words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
-        if value.lower() not in words:
-            raise BotError(
-                f"bot {bot!r}: parameter {key} must be true or false, not {shown(value)}"
-            )
-        return words[value.lower()]
-    try:
-        if len(value) > 20:
-            raise ValueError
-        if kind is int:
-            return int(value)
-        if kind is float:
-            number = float(value)
-            if number != number or number in (float("inf"), float("-inf")):
-                raise ValueError
-            return number
-    except ValueError:
-        what = "a whole number" if kind is int else "a finite number"
-        raise BotError(f"bot {bot!r}: parameter {key} must be {what}, not {shown(value)}") from None
-    return value
-
-
 __all__ = [
     "BOTS",
     "EXPLOITS",
+    "MAX_SPEC",
+    "NAMED",
     "Bot",
     "Exploit",
     "GreedyBot",

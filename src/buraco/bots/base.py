@@ -105,7 +105,7 @@ def enter_flat(
     rng: random.Random,
     greedy: bool,
 ) -> Action:
-    """An action entered as flat action indexes (:class:`buraco.encoding.MeldEntry`).
+    """An action entered as flat action indexes (:class:`buraco.rl.encoding.MeldEntry`).
 
     At each index with a choice, ``scores(pending, indexes)`` gives a number for each of
     the legal ``indexes`` (``pending``: the meld cards entered so far), and one is taken by
@@ -114,7 +114,7 @@ def enter_flat(
     """
     import numpy as np
 
-    from buraco.encoding import MeldEntry
+    from buraco.rl.encoding import MeldEntry
 
     entry = MeldEntry()
     while True:

@@ -3,22 +3,22 @@
 ``make_bot("learned")`` plays the model shipped with the package (trained for ``aberto``
 with 4 players by ``examples/train_league.py``); ``learned:path=FILE`` plays another
 model saved by :func:`save_model`. The bot sees only its seat's view. It enters each
-decision as the tokens of :mod:`buraco.factored` (kind and card, then meld, then
+decision as the tokens of :mod:`buraco.rl.tokens` (kind and card, then meld, then
 placement), each chosen by the network from the compact observation
-(:func:`buraco.factored.compact_observation`) among the allowed tokens; a token that is
+(:func:`buraco.rl.tokens.compact_observation`) among the allowed tokens; a token that is
 the only one allowed is entered without asking the network, as the environment does.
 
 The network is a multi-layer perceptron (``tanh`` layers, then a linear head of
-:data:`buraco.factored.N_TOKENS` logits): the policy of ``sb3-contrib``'s ``MaskablePPO``
+:data:`buraco.rl.tokens.N_TOKENS` logits): the policy of ``sb3-contrib``'s ``MaskablePPO``
 with its default ``MlpPolicy``, its value head left out. Its weights are kept in a NumPy
 ``.npz`` file in ``float16`` with a JSON description (what it was trained for, and how);
-playing it needs NumPy and Gymnasium (the ``rl`` extra), not PyTorch.
+playing it needs NumPy alone (a dependency of the package), not PyTorch or Gymnasium.
 
-A model may instead score the flat action space of :mod:`buraco.encoding` (description
-``"actions": "flat"``): it reads :class:`~buraco.encoding.ObservationEncoder`'s vector
+A model may instead score the flat action space of :mod:`buraco.rl.encoding` (description
+``"actions": "flat"``): it reads :class:`~buraco.rl.encoding.ObservationEncoder`'s vector
 (OpenSpiel's information-state tensor of ``python_buraco``) and gives one number per
-action index (:data:`~buraco.encoding.N_ACTIONS`), a new meld entered card by card
-(:class:`~buraco.encoding.MeldEntry`); the highest legal number is played (``greedy``) or
+action index (:data:`~buraco.rl.encoding.N_ACTIONS`), a new meld entered card by card
+(:class:`~buraco.rl.encoding.MeldEntry`); the highest legal number is played (``greedy``) or
 the numbers are taken as logits. A Q-network of OpenSpiel's DQN is such a model, with
 ``"activation": "relu"`` (``examples/train_openspiel_dqn.py`` writes one).
 
@@ -49,10 +49,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from buraco.factored import TokenEntry
-
-RL_HINT = "pip install 'buraco[rl]'"
-"""How to install what the ``learned`` bot needs."""
+    from buraco.rl.tokens import TokenEntry
 
 SHIPPED_MODEL = Path(__file__).with_name("models") / "aberto4_league.npz"
 """The model ``learned`` plays when no path is given."""
@@ -64,8 +61,8 @@ ACTIVATIONS = ("tanh", "relu")
 """The hidden layers' activations a model's description may name (``tanh`` by default)."""
 
 ACTION_FORMS = ("factored", "flat")
-"""What a model's head scores: :mod:`buraco.factored`'s tokens (the default) or
-:mod:`buraco.encoding`'s flat action indexes."""
+"""What a model's head scores: :mod:`buraco.rl.tokens`'s tokens (the default) or
+:mod:`buraco.rl.encoding`'s flat action indexes."""
 
 
 class Model:
@@ -185,15 +182,6 @@ def _cached(path: str, stamp: tuple[int, int]) -> Model:
     return load_model(path)
 
 
-def _require() -> None:
-    try:
-        import gymnasium  # noqa: F401
-        import numpy  # noqa: F401
-        import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
-    except ImportError:
-        raise BotError(f"bot 'learned' needs the rl extra: {RL_HINT}") from None
-
-
 class LearnedBot(Bot):
     """Plays a :class:`Model` token by token from the seat's view (see the module docstring)."""
 
@@ -204,9 +192,8 @@ class LearnedBot(Bot):
 
     def __init__(self, seed: int | None = None, path: str = "", greedy: bool = True) -> None:
         super().__init__(seed)
-        _require()
-        from buraco.encoding import N_ACTIONS, OBS_SIZE, ObservationEncoder
-        from buraco.factored import COMPACT_SIZE, N_TOKENS
+        from buraco.rl.encoding import N_ACTIONS, OBS_SIZE, ObservationEncoder
+        from buraco.rl.tokens import COMPACT_SIZE, N_TOKENS
 
         file = path or str(SHIPPED_MODEL)
         self.model = load_model_file("learned", file, _cached)
@@ -226,7 +213,7 @@ class LearnedBot(Bot):
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """The policy's action, entered token by token."""
-        from buraco.factored import TokenEntry
+        from buraco.rl.tokens import TokenEntry
 
         _need_full(view)
         if self.model.actions == "flat":
@@ -250,8 +237,8 @@ class LearnedBot(Bot):
         index's number (flat models), read at the decision's start, where the network
         weighs every legal action's first step together; ties keep ``legal``'s order.
         """
-        from buraco.encoding import ActionCodec
-        from buraco.factored import TokenEntry, first_token
+        from buraco.rl.encoding import ActionCodec
+        from buraco.rl.tokens import TokenEntry, first_token
 
         discards: list[Action] = [a for a in legal if type(a) is Discard]
         if len(discards) < 2:
@@ -268,7 +255,7 @@ class LearnedBot(Bot):
 
     def observation(self, view: SeatView, entry: TokenEntry) -> npt.NDArray[np.float32]:
         """What the network reads: the compact observation of the view and the entry."""
-        from buraco.factored import compact_observation, known_groups
+        from buraco.rl.tokens import compact_observation, known_groups
 
         players = len(view.hand_sizes)
         side_of = [0] * players
@@ -291,9 +278,9 @@ def _need_full(view: SeatView) -> None:
 
 def make_learned(spec: str, seed: int | None = None) -> LearnedBot:
     """``make_bot`` for a ``learned`` spec, typed (for doctests and scripts)."""
-    from buraco.bots import make_bot
+    from buraco.bots.spec import build
 
-    bot = make_bot(spec, seed)
+    bot = build({"learned": LearnedBot}, spec, seed)
     if not isinstance(bot, LearnedBot):
         raise BotError(f"{shown(spec)} is not a learned bot")
     return bot
@@ -303,7 +290,6 @@ __all__ = [
     "ACTION_FORMS",
     "ACTIVATIONS",
     "FORMAT",
-    "RL_HINT",
     "SHIPPED_MODEL",
     "LearnedBot",
     "Model",

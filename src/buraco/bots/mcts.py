@@ -44,8 +44,8 @@ name: ``mcts:time=0.5``, ``mcts:iterations=20,policy=greedy``, ``mcts:depth=0`` 
 :mod:`buraco.bots.value` shipped for ``aberto``, ``italiano``, ``fechado`` and ``us``
 with 4 players and ``italiano`` with 2) or a value model's file; at a table no model was
 trained for, the fitted evaluation scores.
-``mcts:value=learned,time=0.05,depth=2,futile=0,limit=1`` is the self-play agent of
-``docs/research.md``.
+The strongest bot, ``expert`` (``buraco.bots.NAMED``, ``docs/bots.md``), is
+``mcts:value=learned,time=0.05,depth=2,futile=0,limit=1``.
 """
 
 from __future__ import annotations
@@ -143,11 +143,11 @@ class MctsBot(Bot):
             raise BotError(
                 f"mcts: limit is 0 (none) or at least 1 (a multiple of time), not {limit}"
             )
-        from buraco.bots import BOTS
+        from buraco.bots.playout import PLAYOUT_BOTS
 
-        policy_cls = BOTS.get(policy)
-        if policy_cls is None or policy_cls is MctsBot:
-            choices = ", ".join(n for n, c in BOTS.items() if c is not MctsBot)
+        policy_cls = PLAYOUT_BOTS.get(policy)
+        if policy_cls is None:
+            choices = ", ".join(PLAYOUT_BOTS)
             raise BotError(f"mcts: unknown playout policy {policy!r:.40}; choose {choices}")
         try:  # a policy that cannot be made (one that needs a file) fails here, not mid-search
             policy_cls(seed=0)

@@ -2,10 +2,10 @@
 
 ``make_bot("policy:path=model.pt")`` loads a network saved by :meth:`PolicyNet.save` (as
 ``examples/train_policy.py`` does) and plays from the seat's view only: the view is encoded
-with :class:`buraco.encoding.ObservationEncoder`, the legal actions are masked with the
+with :class:`buraco.rl.encoding.ObservationEncoder`, the legal actions are masked with the
 action codec, and a new meld is entered card by card (one network decision per token,
 as in the learning environments) within one engine decision, through
-:class:`buraco.encoding.MeldEntry`, until it makes an engine action.
+:class:`buraco.rl.encoding.MeldEntry`, until it makes an engine action.
 
 Parameters: ``path`` (the model file, required), ``greedy`` (``false``, the default: sample
 each index from the policy, as it was trained; ``true``: the most likely index, which is
@@ -55,14 +55,14 @@ def action_parts() -> npt.NDArray[np.int64]:
     The card is 53 and the meld slot ``MAX_MELDS`` when the index has none; a wild move's
     place is its end (1 low, 2 high).
 
-    >>> from buraco.encoding import DISCARD, MELD_END
+    >>> from buraco.rl.encoding import DISCARD, MELD_END
     >>> parts = action_parts()
     >>> parts[DISCARD + 52].tolist(), parts[MELD_END].tolist()
     ([3, 52, 74, 0], [5, 53, 74, 0])
     """
     import numpy as np
 
-    from buraco.encoding import (
+    from buraco.rl.encoding import (
         ADD,
         DISCARD,
         DRAW,
@@ -126,7 +126,7 @@ class PolicyNet:
 
     def __init__(self, hidden: int = 64) -> None:
         th = require_torch()
-        from buraco.encoding import MAX_MELDS, N_PLACES, OBS_SIZE
+        from buraco.rl.encoding import MAX_MELDS, N_PLACES, OBS_SIZE
 
         nn = th.nn
         self.hidden = hidden
@@ -221,7 +221,7 @@ class PolicyBot(Bot):
         self.torch = th
         self.path = path
         self.greedy = greedy
-        from buraco.encoding import ObservationEncoder
+        from buraco.rl.encoding import ObservationEncoder
 
         self.encoder = ObservationEncoder()
 

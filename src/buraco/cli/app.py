@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from buraco.cli import bench, play, replay, rules, serve, simulate, tournament, verify
+from buraco.cli import bench, play, replay, review, rules, serve, simulate, tournament, verify
 from buraco.cli.arena import arena
 from buraco.cli.common import say
 from buraco.cli.loadtest import loadtest
@@ -97,6 +97,7 @@ def _options(
 app.command("rules")(rules.rules)
 app.command("simulate")(simulate.simulate)
 app.command("replay")(replay.replay)
+app.command("review")(review.review)
 app.command("bench")(bench.bench)
 app.command("arena")(arena)
 app.command("play")(play.play)

@@ -34,7 +34,7 @@ from buraco.rules import Rules
 if TYPE_CHECKING:
     import numpy as np
 
-    from buraco.vector import BuracoBatch
+    from buraco.rl.vector import BuracoBatch
 
 
 def bench(
@@ -55,10 +55,17 @@ def bench(
     batched: Annotated[
         int,
         typer.Option(
-            help="also time the batched environment (buraco.vector) with this many games, "
+            help="also time the batched environment (buraco.rl.vector) with this many games, "
             "every seat an agent, observations and masks in index form (0: not)",
         ),
     ] = 64,
+    review: Annotated[
+        int,
+        typer.Option(
+            help="also time buraco review of seat 0's whole hand, in the default and the quick "
+            "mode, on this many hands of expert bots (0: not)",
+        ),
+    ] = 0,
 ) -> None:
     """Measure random-play actions and hands per second, and greedy-play hands per second.
 
@@ -70,12 +77,16 @@ def bench(
     (``choose`` alone, the engine left out): decisions per second and the median
     time of one. With --batched N (64 unless 0), the batched environment steps N
     games with random legal indexes and produces every step's observations and masks:
-    agent steps per second (it needs the rl extra: pip install 'buraco[rl]').
+    agent steps per second (it needs the rl extra: pip install 'buraco[rl]'). With
+    --review N, N hands of ``expert`` in every seat are recorded and seat 0's whole hand
+    reviewed in each mode: seconds per hand and per decision (the budget: 60 s a hand by
+    default, 10 s quick).
     """
     with user_errors():
         check_range("--seconds", seconds, 0.01, 600)
         check_range("--rounds", rounds, 1, 100)
         check_range("--batched", batched, 0, 4096)
+        check_range("--review", review, 0, 100)
         r = build_rules(preset, players, option)
         specs = []
         for text in bot or []:
@@ -117,6 +128,8 @@ def bench(
             }
         if batched:
             figures["batched"] = _batched_figures(r, option, batched, seconds, rounds)
+        if review:
+            figures["review"] = _review_figures(r, review)
         if json_out:
             console.print_json(json.dumps(figures))
         else:
@@ -184,7 +197,7 @@ def _batched_figures(
     try:
         import numpy as np
 
-        from buraco.vector import BuracoBatch
+        from buraco.rl.vector import BuracoBatch
     except ImportError:
         return {"games": n, "skipped": "needs the rl extra: pip install 'buraco[rl]'"}
     opts = parse_options(option)
@@ -203,7 +216,7 @@ def _batched_figures(
 
 def _batched_round(batch: BuracoBatch, rng: np.random.Generator, seconds: float) -> float:
     """Random legal indexes for every game, observations and masks after each step."""
-    from buraco.vector import random_actions
+    from buraco.rl.vector import random_actions
 
     steps = 0
     start = time.perf_counter()
@@ -217,6 +230,32 @@ def _batched_round(batch: BuracoBatch, rng: np.random.Generator, seconds: float)
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return steps / elapsed
+
+
+def _review_figures(rules: Rules, hands: int) -> dict[str, Any]:
+    """Seconds to review seat 0's whole hand, per mode, over ``hands`` hands of expert bots."""
+    from buraco.review import ReviewOptions, review_seat
+
+    records = []
+    for h in range(hands):
+        game = Game(rules, seed=1000 + h, match=False)
+        play_hand(game, [make_bot("expert", seed=h * 10 + s) for s in range(rules.players)])
+        records.append(game.record())
+    out: dict[str, Any] = {"hands": hands, "bots": "expert"}
+    for mode in ("default", "quick"):
+        seconds, decisions = [], 0
+        for record in records:
+            start = time.process_time()
+            done = review_seat(record, 0, 1, ReviewOptions.of_mode(mode))
+            seconds.append(time.process_time() - start)
+            decisions += done.summary.decisions
+        out[mode] = {
+            "median_seconds_per_hand": statistics.median(seconds),
+            "max_seconds_per_hand": max(seconds),
+            "decisions_per_hand": decisions / hands,
+            "ms_per_decision": 1000 * sum(seconds) / max(decisions, 1),
+        }
+    return out
 
 
 def _print(f: dict[str, Any]) -> None:
@@ -265,4 +304,14 @@ def _print(f: dict[str, Any]) -> None:
             f"{min(values):,.0f}",
             f"{max(values):,.0f}",
         )
+    rv = f.get("review")
+    if rv:
+        for mode in ("default", "quick"):
+            m = rv[mode]
+            table.add_row(
+                f"review of a hand ({mode}, {m['decisions_per_hand']:.0f} decisions): s, CPU",
+                f"{m['median_seconds_per_hand']:.1f}",
+                "",
+                f"{m['max_seconds_per_hand']:.1f}",
+            )
     console.print(table)

@@ -80,6 +80,8 @@ def loadtest(
     connection playing a random legal action on its turn, and measures for --seconds:
     the actions accepted per second, the time from sending an action to receiving one's
     own new view (p50, p90, p99), and the server's memory. Only this machine is a target.
+    At its end, or when interrupted (Ctrl-C), it ends the tables it made (resigned, or left
+    before they started), so a server of --db or --url has none of them to resume.
     """
     check_range("--tables", tables, 1, 2000)
     check_range("--seconds", seconds, 1, 3600)
@@ -186,6 +188,9 @@ def _run(
         return asyncio.run(run_load(base, tables, seconds, think=think, seed=seed, clock=clock))
     except (httpx.HTTPError, OSError) as exc:
         fail(f"the server at {base} failed the load test: {exc}")
+    except KeyboardInterrupt:
+        # run_load ended its tables on the way out (asyncio.run cancelled it)
+        fail("interrupted: the tables it made were ended", 130)
 
 
 def _tournament(
@@ -272,7 +277,9 @@ def _start(
     args += ["--db", db] if db else ["--data", str(folder)]
     if bus:
         args += ["--bus", bus, "--workers", str(processes)]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+    # a session of its own: Ctrl-C stops the load run, which ends its tables on this server
+    # before the server is stopped (see the callers' finally)
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:

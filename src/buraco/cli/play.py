@@ -57,7 +57,10 @@ WITHOUT_TERMINAL = "without one, buraco simulate or buraco arena plays bots agai
 def farewell(controller: Controller, saved: Path) -> str:
     """The line printed after the game: where the match is saved, and what goes on from it."""
     if controller.match_over:
-        return f"match over, saved to {saved}; watch it again with: buraco replay {saved} --watch"
+        return (
+            f"match over, saved to {saved}; watch it again with: buraco replay {saved} --watch; "
+            f"review your decisions with: buraco review {saved} --seat 0 --quick"
+        )
     return f"match saved to {saved}; go on with: buraco play --resume {saved}"
 
 

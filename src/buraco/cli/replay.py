@@ -13,7 +13,7 @@ from buraco.cli.common import LANG_HELP, board_language, console, fail, say, sty
 from buraco.errors import RecordError
 from buraco.game import Game
 from buraco.record import ReplayError, load
-from buraco.record import replay as replay_record
+from buraco.replays import replay as replay_record
 
 
 def replay(

@@ -69,6 +69,30 @@ def serve(
         str,
         typer.Option(help="new guests one address may make, e.g. 20/minute or 500/hour"),
     ] = "20/minute",
+    tournaments_per_address: Annotated[
+        str,
+        typer.Option(help="tournaments one address may make, e.g. 10/hour"),
+    ] = "10/hour",
+    rated_guests: Annotated[
+        bool,
+        typer.Option(
+            help="let guests (players without an account) make, sit at and enter rated play"
+        ),
+    ] = False,
+    rated_min_turns: Annotated[
+        int,
+        typer.Option(
+            min=0, max=1000, help="turns each side of a rated match must play itself to be rated"
+        ),
+    ] = 10,
+    rated_same_opponents: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=1000,
+            help="rated matches a week against the same opponents (bots: one); 0: no cap",
+        ),
+    ] = 5,
 ) -> None:
     """Play online: start a server with an embedded database, print its URL.
 
@@ -114,6 +138,10 @@ def serve(
         lease=lease,
         allowed_origins=tuple(allowed_origin or ()),
         guests_per_address=guests_per_address,
+        tournaments_per_address=tournaments_per_address,
+        rated_guests=rated_guests,
+        rated_min_turns=rated_min_turns,
+        rated_same_opponents=rated_same_opponents,
     )
     if db is not None and not db.startswith(("sqlite", "postgresql", "postgres:")):
         fail(
@@ -131,6 +159,13 @@ def serve(
         fail(
             "--guests-per-address takes a rate like 20/minute or 500/hour, "
             f"not {guests_per_address!r}"
+        )
+    try:
+        parse(tournaments_per_address)
+    except ValueError:
+        fail(
+            "--tournaments-per-address takes a rate like 10/hour or 100/day, "
+            f"not {tournaments_per_address!r}"
         )
     if bus:
         _check_bus(bus)

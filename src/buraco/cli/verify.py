@@ -11,7 +11,8 @@ import typer
 from buraco.cli.common import console, fail, say
 from buraco.errors import RecordError
 from buraco.fairness import verify as verify_hands
-from buraco.record import ReplayError, load, replay
+from buraco.record import ReplayError, load
+from buraco.replays import replay
 
 
 def verify(

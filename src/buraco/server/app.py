@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from buraco.server.account_routes import router as account_router
-from buraco.server.accounts import Gate
+from buraco.server.accounts import Gate, Passwords
 from buraco.server.botpool import BotPool
 from buraco.server.bus import make_bus
 from buraco.server.errors import ServiceError
@@ -87,13 +87,19 @@ SETTINGS_ENV = "BURACO_SERVE_SETTINGS"
 (as JSON) to each worker process."""
 
 
+_WEB_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+"""The scheme of the page that opens a request of a scheme (a socket's is its page's)."""
+
+
 class SameOrigin:
     """Refuses what another site's page sends with a player's cookie (CSRF, and sockets).
 
     A state-changing request (not GET, HEAD or OPTIONS) and a WebSocket handshake are refused
-    when their ``Origin`` is neither this server's (its ``Host``) nor one of the allowed
-    origins; without an ``Origin``, when ``Sec-Fetch-Site`` says ``cross-site``. Clients that
-    are not browsers send neither, and pass.
+    when their ``Origin`` is neither this server's (the request's scheme and its ``Host``:
+    behind a proxy, the scheme the proxy says in ``X-Forwarded-Proto``, which uvicorn puts in
+    the request when it trusts the proxy) nor one of the allowed origins; without an ``Origin``,
+    when ``Sec-Fetch-Site`` says ``cross-site``. Clients that are not browsers send neither, and
+    pass.
     """
 
     def __init__(self, app: ASGIApp, allowed: tuple[str, ...] = ()) -> None:
@@ -108,19 +114,18 @@ class SameOrigin:
         ):
             headers = dict(scope.get("headers", ()))
             origin = headers.get(b"origin", b"").decode("latin-1").strip().lower()
-            if self._foreign(origin, headers):
+            if self._foreign(origin, headers, _WEB_SCHEME.get(scope.get("scheme", ""), "http")):
                 await self._refuse(kind, origin, send)
                 return
         await self.app(scope, receive, send)
 
-    def _foreign(self, origin: str, headers: dict[bytes, bytes]) -> bool:
+    def _foreign(self, origin: str, headers: dict[bytes, bytes], scheme: str) -> bool:
         if not origin:
             return headers.get(b"sec-fetch-site", b"") == b"cross-site"
         if origin in self.allowed:
             return False
         host = headers.get(b"host", b"").decode("latin-1").strip().lower()
-        _scheme, _, netloc = origin.partition("://")
-        return not host or netloc != host
+        return not host or origin != f"{scheme}://{host}"
 
     @staticmethod
     async def _refuse(kind: str, origin: str, send: Send) -> None:
@@ -176,10 +181,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         tournaments = Tournaments(service)
         app.state.tournaments = tournaments
+        passwords = app.state.passwords = Passwords(settings.hash_threads)
+        gate = app.state.gate = Gate(settings.bus_url)
         try:
             await service.start()
             tournaments.start()
         except BaseException:
+            await gate.close()
+            passwords.close()
             pool.close()
             await store.close()
             raise
@@ -192,6 +201,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await tournaments.stop()
             await service.stop()
+            await gate.close()
+            passwords.close()
             pool.close()
             await store.close()
 
@@ -206,7 +217,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.gate = Gate(settings.bus_url)
 
     @app.exception_handler(ServiceError)
     async def refused(_request: Request, exc: ServiceError) -> JSONResponse:

@@ -16,8 +16,9 @@ publishes on a Redis channel through redis-py.
 Messages are JSON objects with ``"p"``, the process that sent them, and ``"t"``,
 their kind: ``event`` (a committed log entry), ``chat``, ``ready``, ``table``
 (something outside the log changed: finished, closed, a rematch), ``presence``
-(which seats have a connection at the sender) and ``alive`` (every few seconds:
-the sender is up, with its presence at every table).
+(which seats have a connection at the sender), ``sessions`` (sessions that ended: their
+connections are closed everywhere), ``forget`` (a deleted player's name to replace) and
+``alive`` (every few seconds: the sender is up, with its presence at every table).
 """
 
 from __future__ import annotations

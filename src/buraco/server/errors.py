@@ -37,6 +37,7 @@ MESSAGES: dict[str, str] = {
     # accounts
     "password.length": "a password is {least} to {most} characters",
     "signin": "no account has this name and password",
+    "password.wrong": "the current password is not this one",
     "account.none": "you have no account: claim your name with a password first",
     "account.already": "you already have an account",
     "limit.tries": (
@@ -60,6 +61,10 @@ MESSAGES: dict[str, str] = {
     "tournament.movements": "give 1 to {most} turns, each one of {movements}",
     "tournament.break": "a break between turns is 0 to {most} seconds",
     "tournament.many": "at most {most} tournaments are open or played at once; try later",
+    "tournament.many-guests": (
+        "guests have {most} tournaments open or being played, as many as guests may: keep "
+        "your name with a password to make one, or try later"
+    ),
     "tournament.entered": "you are entered in this tournament already",
     "tournament.no-place": "entry {entry} keeps no place for a partner",
     "tournament.no-entry": "there is no entry {entry}",
@@ -115,6 +120,9 @@ MESSAGES: dict[str, str] = {
     "minutes": "a timed match lasts one of {minutes} minutes (0: not timed)",
     "turn_timer": "the turn timer is one of {timers} seconds",
     "limit": "a guest may have {most} unfinished tables; finish or leave one first",
+    "rated.guest": (
+        "rated play is for accounts: keep your name with a password first, or play unrated"
+    ),
     # seats
     "started": "the match has started; watch it instead",
     "seat": "seats are 0 to {last}",
@@ -174,6 +182,30 @@ MESSAGES: dict[str, str] = {
 ``{text}`` carries text the server does not word itself (the engine's English, a parser's
 message); the page shows the refusal's own words instead wherever it has them.
 """
+
+
+NOTICES: dict[str, str] = {
+    "rated.turns": (
+        "this match was not rated: a side made fewer than {least} turns itself (rated play "
+        "needs play)"
+    ),
+    "rated.cap": (
+        "this match is not rated: {most} rated matches against the same opponents in "
+        "{days} days count, and no more"
+    ),
+}
+"""The English of every notice the server gives about a table (its summary's ``unrated``),
+by key; the page words ``notice.<key>`` in its player's language."""
+
+
+def notice(key: str, **params: Param) -> dict[str, Any]:
+    """A notice as a table's summary carries it: its key, parameters and English.
+
+    >>> notice("rated.turns", least=10)["message"]
+    'this match was not rated: a side made fewer than 10 turns itself (rated play needs play)'
+    """
+    english = NOTICES[key].format(**{k: _english(v) for k, v in params.items()})
+    return {"key": key, "params": dict(params), "message": english}
 
 
 class ServiceError(Exception):

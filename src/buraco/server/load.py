@@ -5,7 +5,10 @@ legal action whenever its view shows it one (after ``think`` seconds), and says 
 ready when a hand ends. Measured: the actions the server accepted per second, and the
 time from sending an action to receiving the event that carries one's own new view.
 
-Used by ``buraco loadtest``; only loopback addresses are accepted as targets.
+Used by ``buraco loadtest``; only loopback addresses are accepted as targets. A run ends
+the tables it made, also when it is interrupted (cancelled, or Ctrl-C): each match in play
+is resigned and each table not started is left, so it goes; none is left for the server
+to resume.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ class LoadResult:
     connected: int = 0
     """Clients that have their first state (the clock starts once all have it)."""
     errors: list[str] = field(default_factory=list)
+    ended: int = 0
+    """Tables of the run ended at its end (resigned, over already, or left before the start)."""
 
     def summary(self) -> dict[str, Any]:
         """The figures as a dictionary (milliseconds for latencies)."""
@@ -67,6 +72,7 @@ class LoadResult:
             "latency_ms_p99": pct(0.99),
             "latency_ms_max": round(1000 * lat[-1], 2) if lat else None,
             "errors": self.errors[:10],
+            "tables_ended": self.ended,
         }
 
 
@@ -88,7 +94,11 @@ async def _guest(client: httpx.AsyncClient, name: str) -> str:
 
 
 async def _table(
-    client: httpx.AsyncClient, n: int, preset: str, players: int
+    client: httpx.AsyncClient,
+    n: int,
+    preset: str,
+    players: int,
+    made: list[tuple[int, str, list[str]]],
 ) -> tuple[str, list[str]]:
     tokens = [await _guest(client, f"Load {n}.{s}") for s in range(players)]
     seats = [{"kind": "me"}] + [{"kind": "open"}] * (players - 1)
@@ -99,6 +109,7 @@ async def _table(
     )
     r.raise_for_status()
     table: str = r.json()["table"]["id"]
+    made.append((n, table, tokens))  # ended at the run's end, however far it got
     for s in range(1, players):
         j = await client.post(
             f"/api/tables/{table}/join",
@@ -206,16 +217,68 @@ async def run_load(
     bases = [base_url] if isinstance(base_url, str) else list(base_url)
     for base in bases:
         check_loopback(base)
+    made: list[tuple[int, str, list[str]]] = []
+    result = LoadResult(tables, seconds)
+    try:
+        await _play(bases, tables, seconds, think, warmup, preset, players, seed, clock, made,
+                    result)  # fmt: skip
+    finally:
+        # the run's tables end with it (also when it was cancelled): none is left to resume
+        result.ended = await _end_tables(bases, made)
+    return result
+
+
+async def _end_tables(bases: Sequence[str], made: Sequence[tuple[int, str, list[str]]]) -> int:
+    """End the tables a run made: resign each match in play, leave each table not started.
+
+    A table not started goes once its players have left it (its creator last). Returns
+    how many are ended (over, or gone).
+    """
+    limit = asyncio.Semaphore(16)
+
+    async def end(n: int, table: str, tokens: list[str]) -> bool:
+        async with limit, httpx.AsyncClient(base_url=bases[n % len(bases)], timeout=30) as c:
+            path = f"/api/tables/{table}"
+            cookie = [{"cookie": f"{COOKIE}={token}"} for token in tokens]
+            try:
+                r = await c.post(f"{path}/resign", headers=cookie[0])
+                if r.status_code == 200:
+                    return True
+                for who in [*cookie[1:], cookie[0]]:  # not started: everyone leaves
+                    await c.post(f"{path}/leave", headers=who)
+                r = await c.get(path, headers=cookie[0])
+                return r.status_code == 404 or r.json()["table"]["status"] in ("over", "closed")
+            except (httpx.HTTPError, KeyError, ValueError):
+                return False
+
+    done = await asyncio.gather(*(end(*t) for t in made), return_exceptions=True)
+    return sum(d is True for d in done)
+
+
+async def _play(
+    bases: list[str],
+    tables: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    preset: str,
+    players: int,
+    seed: int,
+    clock: Callable[[bool], None] | None,
+    made: list[tuple[int, str, list[str]]],
+    result: LoadResult,
+) -> None:
+    """Make the tables (noting each in ``made`` as it is made) and play them for ``seconds``."""
     rng = random.Random(seed)
     limit = asyncio.Semaphore(16)  # tables made 16 at a time, each by its own client
 
-    async def one(n: int) -> tuple[str, list[str]]:
+    async def one(n: int) -> None:
         base = bases[n % len(bases)]
         async with limit, httpx.AsyncClient(base_url=base, timeout=30) as client:
-            return await _table(client, n, preset, players)
+            await _table(client, n, preset, players, made)
 
-    made = list(await asyncio.gather(*(one(n) for n in range(tables))))
-    result = LoadResult(tables, seconds)
+    await asyncio.gather(*(one(n) for n in range(tables)))
+    made.sort()
     stop, started = asyncio.Event(), asyncio.Event()
     tasks = [
         asyncio.create_task(
@@ -229,28 +292,29 @@ async def run_load(
                 started,
             )
         )
-        for n, (table, tokens) in enumerate(made)
+        for n, table, tokens in made
         for token in tokens
     ]
-    deadline = time.perf_counter() + 300
-    while result.connected < len(tasks) and time.perf_counter() < deadline:
-        if all(t.done() for t in tasks):
-            break
-        await asyncio.sleep(0.1)
-    await asyncio.sleep(warmup)
-    started.set()
-    if clock is not None:
-        clock(True)
-    t0 = time.perf_counter()
-    done, _ = await asyncio.wait(tasks, timeout=seconds)
-    for t in done:
-        if t.exception() is not None:
-            result.errors.append(repr(t.exception()))
-    result.seconds = time.perf_counter() - t0
-    if clock is not None:
-        clock(False)
-    stop.set()
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return result
+    try:
+        deadline = time.perf_counter() + 300
+        while result.connected < len(tasks) and time.perf_counter() < deadline:
+            if all(t.done() for t in tasks):
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(warmup)
+        started.set()
+        if clock is not None:
+            clock(True)
+        t0 = time.perf_counter()
+        done, _ = await asyncio.wait(tasks, timeout=seconds)
+        for t in done:
+            if t.exception() is not None:
+                result.errors.append(repr(t.exception()))
+        result.seconds = time.perf_counter() - t0
+        if clock is not None:
+            clock(False)
+    finally:
+        stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -32,10 +32,12 @@ class Guest(Base):
     """A player: a guest (a name), or an account (a name claimed with a password).
 
     ``token_hash`` is the hash of the first browser's token (kept for old cookies; every
-    browser signed in is a :class:`SessionRow`). An account has ``name_key`` (its name
-    normalised, case-folded and reduced to its confusable skeleton: unique, so no other
-    account or guest may take a look-alike) and ``password_hash`` (Argon2id). A deleted
-    account keeps its row, for its games, as "deleted player" with neither.
+    browser signed in is a :class:`SessionRow`). An account has its name's two keys,
+    ``name_key`` and ``shape_key`` (its name without ignorable characters, normalised,
+    case-folded and reduced to its confusable skeleton, in both orders:
+    :func:`buraco.server.accounts.name_keys`; each unique, and no other account or guest may
+    take a name sharing either) and ``password_hash`` (Argon2id). A deleted account keeps
+    its row, for its games, as "deleted player" with none of them.
     """
 
     __tablename__ = "guests"
@@ -44,11 +46,15 @@ class Guest(Base):
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     name_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    shape_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
-    __table_args__ = (Index("uq_guests_name_key", "name_key", unique=True),)
+    __table_args__ = (
+        Index("uq_guests_name_key", "name_key", unique=True),
+        Index("uq_guests_shape_key", "shape_key", unique=True),
+    )
 
 
 class SessionRow(Base):
@@ -60,6 +66,21 @@ class SessionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_sessions_guest", "guest_id"),)
+
+
+class DeviceRow(Base):
+    """A browser that has signed in to an account: the hash of its device cookie's token.
+
+    It stays when the browser signs out; while a name's failed sign-ins are past their limit,
+    only its known browsers may still try (``docs/online.md``, limits).
+    """
+
+    __tablename__ = "devices"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    guest_id: Mapped[str] = mapped_column(ForeignKey("guests.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_devices_guest", "guest_id"),)
 
 
 class TableRow(Base):
@@ -164,6 +185,10 @@ class GameRow(Base):
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     hands: Mapped[int] = mapped_column(Integer)
     record: Mapped[str] = mapped_column(Text)
+    unrated: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    """A rated table's match that was not rated, and why: ``rated.turns`` (a side played
+    too few turns itself) or ``rated.cap`` (too many rated matches against the same
+    opponents that week); None otherwise."""
 
 
 class GamePlayer(Base):
@@ -219,6 +244,9 @@ class RatingChange(Base):
     sigma_before: Mapped[float] = mapped_column(Float)
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
+    opponents: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """Who the player played (:func:`buraco.server.ratings.opponents_key`), for the cap on
+    rated matches against the same opponents (None: rated before it was kept)."""
 
     __table_args__ = (Index("ix_rating_changes_guest", "guest_id"),)
 

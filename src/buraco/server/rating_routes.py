@@ -14,15 +14,16 @@ from pydantic import Field
 
 from buraco.rules import PRESETS, rules_from_json
 from buraco.server.errors import ServiceError
+from buraco.server.game_routes import game_summary
+from buraco.server.http import MaybeGuest, Out, Svc, refusals, utc
 from buraco.server.ratings import PROVISIONAL, shown
-from buraco.server.routes import MaybeGuest, Svc, _game_summary, _Out, _refusals, _utc
 
 router = APIRouter(tags=["ratings"])
 
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-class RatingOut(_Out):
+class RatingOut(Out):
     """A rating in one preset and player count."""
 
     preset: str
@@ -42,7 +43,7 @@ class BoardRow(RatingOut):
     name: str
 
 
-class BoardOut(_Out):
+class BoardOut(Out):
     """A leaderboard: the best players, and your place when you are on it."""
 
     preset: str
@@ -64,11 +65,18 @@ def _rating(row: Any) -> dict[str, Any]:
     }
 
 
-@router.get("/api/ratings", response_model=BoardOut, responses=_refusals(400, 422))
+@router.get("/api/ratings", response_model=BoardOut, responses=refusals(400, 422))
 async def leaderboard(
     svc: Svc,
     guest: MaybeGuest,
-    preset: Annotated[str, Query(max_length=20)] = "aberto",
+    preset: Annotated[
+        str,
+        Query(
+            max_length=20,
+            json_schema_extra={"enum": sorted(PRESETS)},
+            description="a preset (GET /api/presets); another is refused (400 rules.preset)",
+        ),
+    ] = "aberto",
     players: Annotated[int, Query(ge=2, le=6)] = 4,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
@@ -90,28 +98,33 @@ async def leaderboard(
     }
 
 
-@router.get("/api/players/{player_id}", responses=_refusals(404, 422))
-async def profile(player_id: str, svc: Svc) -> dict[str, Any]:
-    """A player's page: ratings, their history by game, recent games and head-to-head."""
+@router.get("/api/players/{player_id}", responses=refusals(404, 422))
+async def profile(player_id: str, svc: Svc, guest: MaybeGuest) -> dict[str, Any]:
+    """A player's page: ratings, their history by game, recent games and head-to-head.
+
+    Of a private table's games (their history, recent games and opponents) only those the
+    asker may see: their own, or of a table they made.
+    """
     row = await svc.store.guest_by_id(player_id) if PLAYER_ID.fullmatch(player_id) else None
     if row is None:
         raise ServiceError("not-found.player", status=404)
+    viewer = guest.id if guest is not None else None
     history = [
         {
             "game": game.id,
-            "at": _utc(game.finished_at),
+            "at": utc(game.finished_at),
             "preset": game.preset,
             "players": game.players,
             "rating": shown(change.mu_after, change.sigma_after),
             "change": shown(change.mu_after, change.sigma_after)
             - shown(change.mu_before, change.sigma_before),
         }
-        for change, game in await svc.store.rating_history(player_id)
+        for change, game in await svc.store.rating_history(player_id, viewer=viewer)
     ]
     mine = {p.game_id: p.seat for p in await svc.store.seats_in(player_id)}
     against: dict[str, dict[str, Any]] = {}
     sides: dict[int, list[int]] = {}  # each game's record read once, whatever its players
-    for other, game in await svc.store.opponents(player_id):
+    for other, game in await svc.store.opponents(player_id, viewer=viewer):
         names = json.loads(game.names)
         if game.id not in sides:
             sides[game.id] = _sides(game.record)
@@ -127,14 +140,14 @@ async def profile(player_id: str, svc: Svc) -> dict[str, Any]:
             h["won"] += 1
         elif game.winner is not None:
             h["lost"] += 1
-    recent = await svc.store.games(guest_id=player_id, limit=20)
+    recent = await svc.store.games(viewer=viewer, guest_id=player_id, limit=20)
     return {
         "id": row.id,
         "name": row.name,
         "account": row.password_hash is not None,
         "ratings": [_rating(r) for r in await svc.store.ratings_for(player_id)],
         "history": history,
-        "games": [_game_summary(g) for g in recent],
+        "games": [game_summary(g) for g in recent],
         "opponents": sorted(against.values(), key=lambda h: (-h["games"], h["name"])),
     }
 

@@ -38,11 +38,12 @@ BOT_ANCHORS: dict[str, tuple[float, float]] = {
     "greedy": (20.0, 1.0),
     "heuristic": (25.0, 1.0),
     "mcts": (28.0, 1.0),
+    "expert": (30.0, 1.0),
 }
 """Each bot's fixed (μ, σ) by its name (the part of its spec before ``:``): anchors ordered
-as the bots rank against each other in ``buraco arena`` (mcts beats heuristic beats greedy
-beats random), the default player's μ at ``heuristic``. A bot not named here counts as
-``heuristic``."""
+as the bots rank against each other in ``buraco arena`` (expert beats mcts beats heuristic
+beats greedy beats random; docs/bots.md), the default player's μ at ``heuristic``. A bot
+not named here counts as ``heuristic``."""
 
 
 def anchor(spec: str) -> tuple[float, float]:
@@ -100,6 +101,30 @@ def rate(
             if bot is None:
                 out[key] = (float(rating.mu), float(rating.sigma))
     return out
+
+
+WEEK = 7 * 86400
+"""The rolling window of the cap on rated matches against the same opponents, in seconds."""
+
+BOTS = "*bots"
+"""Every bot of a match, as one opponent in :func:`opponents_key` (no player's id has ``*``)."""
+
+
+def opponents_key(sides: Sequence[Sequence[Entrant]], side: int) -> str:
+    """Who a side's players played in a match: the other sides' players, and bots as one.
+
+    Partners are not opponents; every bot on the other sides, whatever its spec, is
+    :data:`BOTS`, so all matches against bots count as matches against one opponent.
+
+    >>> sides = [[("ana", None), ("seat 2", "greedy")], [("bia", None), ("seat 3", "random")]]
+    >>> opponents_key(sides, 0), opponents_key(sides, 1)
+    ('*bots bia', '*bots ana')
+    >>> opponents_key([[("ana", None)], [("seat 1", "mcts:time=1")]], 0)
+    '*bots'
+    """
+    who = {BOTS if bot is not None else key for i, s in enumerate(sides) if i != side
+           for key, bot in s}  # fmt: skip
+    return " ".join(sorted(who))
 
 
 def ranks_of(totals: Sequence[int], last: Sequence[int] = ()) -> list[int]:

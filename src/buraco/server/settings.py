@@ -30,6 +30,13 @@ class Settings:
     """The bot that plays for a player who is away or out of time."""
     max_tables_per_guest: int = 5
     """Unfinished tables one guest may have created."""
+    rated_guests: bool = False
+    """Whether guests (players without an account) may make, sit at or enter rated play."""
+    rated_min_turns: int = 10
+    """Turns each side of a rated match must play itself (not a bot or stand-in) to be rated."""
+    rated_same_opponents: int = 5
+    """Rated matches a player may have against the same opponents in a rolling week (bots
+    count as one opponent, whatever their spec); past it a match is played unrated."""
     chat_per_minute: int = 20
     """Chat lines one connection may send a minute."""
     messages_per_second: float = 20.0
@@ -54,9 +61,20 @@ class Settings:
     signin_per_address: str = "30/minute"
     """Sign-in tries one address may make."""
     signin_per_name: str = "10/minute"
-    """Sign-in tries at one account, from anywhere."""
+    """Sign-in tries at one name from one address."""
+    signin_failures_per_name: str = "20/10 minutes"
+    """Failed sign-ins at one name, from everywhere, past which only the browsers that have
+    signed in to the account before may still try (until the window has room again)."""
     accounts_per_address: str = "10/hour"
     """Accounts one address may register or claim."""
+    tournaments_per_address: str = "10/hour"
+    """Tournaments one address may make."""
+    code_guesses_per_address: str = "20/minute"
+    """Wrong codes (a table's invite, a tournament partner's place or director's secret) one
+    address may give; past it, every code it gives is refused for a while."""
+    hash_threads: int = 2
+    """Passwords one process hashes or checks at once, each in a worker thread (the others
+    wait their turn; the event loop never does the work)."""
     allowed_origins: tuple[str, ...] = ()
     """Other sites' origins (``https://example.org``) allowed to send state-changing requests
     and open sockets with a player's cookie; the server's own origin always is."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from buraco.cards import CARD_NAMES
-from buraco.game import Game
+from buraco.game import Game, Phase
 from buraco.rules import Rules, rules_from_json
 from buraco.server.models import EventRow, SeatRow
 from buraco.server.protocol import PROTOCOL
@@ -102,10 +102,15 @@ class Sender:
 
     seat: int | None
     guest_id: str | None
+    session: str | None = None
+    """The hash of the session's token the connection was opened with (None: no player)."""
 
     def send(self, frame: str) -> None:  # pragma: no cover - interface
         """Queue a frame (JSON text); never blocks."""
         raise NotImplementedError
+
+    def signed_out(self) -> None:
+        """The connection's session has ended: it sends and takes nothing more, and closes."""
 
 
 @dataclass
@@ -166,6 +171,12 @@ class LiveTable:
     """Chat lines the table still takes from everyone together (made at the first line)."""
     logs: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     """Each seat's log lines of the current hand (seat -1: spectators), kept as they grow."""
+    own_turns: list[int] = field(default_factory=list)
+    """Per seat, the turns of the match its player began themselves (not a bot, a stand-in
+    or the turn timer): rated play needs play."""
+    unrated: dict[str, Any] | None = None
+    """A rated table whose match is not (or will not be) rated: why, as a notice
+    (``{"key", "params"}``, worded by the page from ``notice.<key>``)."""
 
     # ----- loading ---------------------------------------------------------------------------
     @classmethod
@@ -249,7 +260,12 @@ class LiveTable:
                 event["reveal"] = self.reveal(g.hand_number)
         elif kind == "action":
             g = self._dealt(version, kind)
+            begins = g.phase == Phase.DRAW
             g.apply(data["action"], seat=data["seat"])
+            if begins and data["by"] == "player":
+                if not self.own_turns:
+                    self.own_turns = [0] * self.players
+                self.own_turns[data["seat"]] += 1
             if g.turn != data["seat"]:  # the turn clock runs for a whole turn
                 self.turn_since = time.monotonic()
             event.update(seat=data["seat"], action=data["action"], by=data["by"])
@@ -377,6 +393,7 @@ class LiveTable:
             ],
             "game": self.game_id,
             "rematch": self.rematch,
+            "unrated": self.unrated,
         }
 
     def view(self, seat: int | None, *, whole: bool = True) -> dict[str, Any] | None:

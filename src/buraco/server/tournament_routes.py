@@ -16,17 +16,23 @@ from pydantic import AwareDatetime, ConfigDict, Field
 
 from buraco.rules import PRESETS
 from buraco.server import i18n
+from buraco.server.accounts import Limit
 from buraco.server.errors import ServiceError
-from buraco.server.routes import (
+from buraco.server.http import (
     DISPLAY_NAME,
     ONLINE_BOT_PATTERN,
+    Body,
     MaybeGuest,
     NeedGuest,
-    _Body,
-    _Out,
-    _refusals,
+    Out,
+    address,
+    before_code,
+    coded,
+    refusals,
+    wrong_code,
 )
 from buraco.server.service import MATCH_MINUTES
+from buraco.server.settings import Settings
 from buraco.server.tournaments import BREAKS, Tournaments, TournamentSpec, individual_of
 from buraco.tournament.event import MAX_TURNS
 from buraco.tournament.pairing import MAX_ENTRANTS
@@ -50,7 +56,7 @@ Secret = Annotated[
 ]
 
 
-class TournamentIn(_Body):
+class TournamentIn(Body):
     """A new tournament."""
 
     # duplicate deals need the hands played out: no time a turn
@@ -125,7 +131,7 @@ class TournamentIn(_Body):
     ] = None
 
 
-class EntryIn(_Body):
+class EntryIn(Body):
     """An entry: yourself, and (tables of 4) a bot partner or a place kept for a partner."""
 
     partner: Annotated[
@@ -138,20 +144,20 @@ class EntryIn(_Body):
     ] = None
 
 
-class JoinEntryIn(_Body):
+class JoinEntryIn(Body):
     """The code that opens a partner's place (its entrant has it)."""
 
     code: Annotated[str, Field(min_length=1, max_length=40)]
 
 
-class BotsIn(_Body):
+class BotsIn(Body):
     """Entries of bots, to fill a short field."""
 
     count: Annotated[int, Field(ge=1, le=MAX_ENTRANTS)]
     bot: Annotated[str, Field(max_length=200, json_schema_extra=BOT_SPEC)] = "heuristic"
 
 
-class AdjustIn(_Body):
+class AdjustIn(Body):
     """The director's VP for one table (both absent: the scale's VP again)."""
 
     turn: Annotated[int, Field(ge=1, le=MAX_TURNS)]
@@ -161,14 +167,14 @@ class AdjustIn(_Body):
     note: Annotated[str, Field(max_length=200)] = ""
 
 
-class MemberOut(_Out):
+class MemberOut(Out):
     """A member of an entry."""
 
     kind: Literal["player", "bot", "open"]
     name: str | None
 
 
-class EntryOut(_Out):
+class EntryOut(Out):
     """An entrant."""
 
     number: int = Field(description="from 0: the entrant's number in turns and standings")
@@ -176,7 +182,7 @@ class EntryOut(_Out):
     members: list[MemberOut]
 
 
-class TableOut(_Out):
+class TableOut(Out):
     """A table of a turn, and its result once it is over."""
 
     table: int
@@ -190,9 +196,14 @@ class TableOut(_Out):
     ew_mp: int | None
     vp: list[int] | None
     note: str | None
+    resigned: Literal["ns", "ew"] | None = Field(
+        default=None,
+        description="the side that resigned: it loses the table (0 VP; the other side a bye's "
+        "VP, or more if it had earned more)",
+    )
 
 
-class TurnOut(_Out):
+class TurnOut(Out):
     """A turn: its movement and tables."""
 
     turn: int
@@ -200,7 +211,7 @@ class TurnOut(_Out):
     tables: list[TableOut]
 
 
-class StandingOut(_Out):
+class StandingOut(Out):
     """An entrant's place."""
 
     place: int
@@ -212,7 +223,7 @@ class StandingOut(_Out):
     played: int
 
 
-class TournamentOut(_Out):
+class TournamentOut(Out):
     """A tournament as everyone sees it."""
 
     id: str
@@ -243,7 +254,7 @@ class TournamentOut(_Out):
     standings: list[StandingOut]
 
 
-class CreatedOut(_Out):
+class CreatedOut(Out):
     """A new tournament, its director's secret and the link that carries it."""
 
     tournament: TournamentOut
@@ -251,26 +262,55 @@ class CreatedOut(_Out):
     link: str
 
 
-class TournamentsOut(_Out):
+class TournamentsOut(Out):
     """Tournaments open for entries or being played, then the last ones over."""
 
     tournaments: list[dict[str, Any]]
 
 
-async def _director(tours: Tournaments, tid: str, guest: Any, secret: str | None) -> None:
+async def _director(
+    request: Request, tours: Tournaments, tid: str, guest: Any, secret: str | None
+) -> None:
     row, _ = await tours.get(tid)
-    if not tours.is_director(row, guest, secret):
+    if not await _directs(request, tours, row, guest, secret):
         raise ServiceError("tournament.director", status=403)
+
+
+async def _directs(
+    request: Request, tours: Tournaments, row: Any, guest: Any, secret: str | None
+) -> bool:
+    """Whether the asker directs the tournament (its maker, or with its secret).
+
+    A wrong secret is counted: past the address's limit of wrong codes, 429, and even the
+    right one is refused.
+    """
+    if not secret or (guest is not None and guest.id == row.created_by):
+        return bool(tours.is_director(row, guest, None))
+    await before_code(request)
+    if tours.is_director(row, guest, secret):
+        return True
+    await wrong_code(request)
+    return False
 
 
 @router.post(
     "/api/tournaments",
     response_model=CreatedOut,
     status_code=201,
-    responses=_refusals(400, 401, 413, 422, 429),
+    responses=refusals(400, 401, 403, 413, 422, 429),
 )
-async def create_tournament(body: TournamentIn, tours: Tours, guest: NeedGuest) -> dict[str, Any]:
-    """Make a tournament (you direct it); the secret link lets another browser direct it."""
+async def create_tournament(
+    body: TournamentIn, request: Request, tours: Tours, guest: NeedGuest
+) -> dict[str, Any]:
+    """Make a tournament (you direct it); the secret link lets another browser direct it.
+
+    Limited per address (429 ``limit.tries``), per player, for guests all together and on
+    the whole site (429 ``tournament.yours``, ``tournament.many-guests``,
+    ``tournament.many``).
+    """
+    settings: Settings = request.app.state.settings
+    limit = Limit("tournament", settings.tournaments_per_address)
+    await request.app.state.gate.check(limit, address(request))
     spec = TournamentSpec(
         name=body.name,
         preset=body.preset,
@@ -293,7 +333,7 @@ async def create_tournament(body: TournamentIn, tours: Tours, guest: NeedGuest) 
     }
 
 
-@router.get("/api/tournaments", response_model=TournamentsOut, responses=_refusals())
+@router.get("/api/tournaments", response_model=TournamentsOut, responses=refusals())
 async def list_tournaments(tours: Tours) -> dict[str, Any]:
     """Tournaments open for entries or being played, then the last ones over."""
     rows = await tours.store.tournaments()
@@ -312,18 +352,23 @@ async def list_tournaments(tours: Tours) -> dict[str, Any]:
     }
 
 
-@router.get("/api/tournaments/{tid}", response_model=TournamentOut, responses=_refusals(404, 422))
+@router.get(
+    "/api/tournaments/{tid}", response_model=TournamentOut, responses=refusals(404, 422, 429)
+)
 async def get_tournament(
-    tid: str, tours: Tours, guest: MaybeGuest, secret: Secret = None
+    tid: str, request: Request, tours: Tours, guest: MaybeGuest, secret: Secret = None
 ) -> dict[str, Any]:
     """A tournament: entries, each turn's tables and results, the standings."""
+    if secret:
+        row, _ = await tours.get(tid)
+        await _directs(request, tours, row, guest, secret)
     return await tours.view(tid, guest, secret)
 
 
 @router.post(
     "/api/tournaments/{tid}/entries",
     response_model=TournamentOut,
-    responses=_refusals(400, 401, 404, 409, 413, 422),
+    responses=refusals(400, 401, 403, 404, 409, 413, 422),
 )
 async def enter_tournament(
     tid: str, body: EntryIn, tours: Tours, guest: NeedGuest
@@ -336,48 +381,58 @@ async def enter_tournament(
 @router.post(
     "/api/tournaments/{tid}/entries/{number}/join",
     response_model=TournamentOut,
-    responses=_refusals(401, 403, 404, 409, 413, 422),
+    responses=refusals(401, 403, 404, 409, 413, 422, 429),
 )
 async def join_entry(
     tid: str,
     number: Annotated[int, Path(ge=0, le=MAX_ENTRANTS)],
     body: JoinEntryIn,
+    request: Request,
     tours: Tours,
     guest: NeedGuest,
 ) -> dict[str, Any]:
-    """Take the partner's place kept in an entry, with the code its entrant passed on."""
-    await tours.join(tid, number, guest, body.code)
+    """Take the partner's place kept in an entry, with the code its entrant passed on.
+
+    Wrong codes are limited per address (429 ``limit.tries``).
+    """
+    await coded(request, lambda: tours.join(tid, number, guest, body.code), body.code)
     return await tours.view(tid, guest)
 
 
 @router.post(
     "/api/tournaments/{tid}/entries/{number}/withdraw",
     response_model=TournamentOut,
-    responses=_refusals(403, 404, 409, 422),
+    responses=refusals(403, 404, 409, 422, 429),
 )
 async def withdraw_entry(
     tid: str,
     number: Annotated[int, Path(ge=0, le=MAX_ENTRANTS)],
+    request: Request,
     tours: Tours,
     guest: MaybeGuest,
     secret: Secret = None,
 ) -> dict[str, Any]:
     """Take an entry out before the start: one of its members, or the director."""
     row, _ = await tours.get(tid)
-    await tours.withdraw(tid, number, guest, tours.is_director(row, guest, secret))
+    await tours.withdraw(tid, number, guest, await _directs(request, tours, row, guest, secret))
     return await tours.view(tid, guest, secret)
 
 
 @router.post(
     "/api/tournaments/{tid}/bots",
     response_model=TournamentOut,
-    responses=_refusals(400, 403, 404, 409, 413, 422),
+    responses=refusals(400, 403, 404, 409, 413, 422, 429),
 )
 async def add_bots(
-    tid: str, body: BotsIn, tours: Tours, guest: MaybeGuest, secret: Secret = None
+    tid: str,
+    body: BotsIn,
+    request: Request,
+    tours: Tours,
+    guest: MaybeGuest,
+    secret: Secret = None,
 ) -> dict[str, Any]:
     """Fill the field with entries of bots (the director)."""
-    await _director(tours, tid, guest, secret)
+    await _director(request, tours, tid, guest, secret)
     await tours.add_bots(tid, body.count, body.bot)
     return await tours.view(tid, guest, secret)
 
@@ -385,13 +440,13 @@ async def add_bots(
 @router.post(
     "/api/tournaments/{tid}/start",
     response_model=TournamentOut,
-    responses=_refusals(403, 404, 409, 422),
+    responses=refusals(403, 404, 409, 422, 429),
 )
 async def start_tournament(
-    tid: str, tours: Tours, guest: MaybeGuest, secret: Secret = None
+    tid: str, request: Request, tours: Tours, guest: MaybeGuest, secret: Secret = None
 ) -> dict[str, Any]:
     """Close the entries and start the first turn: its tables are made and seated."""
-    await _director(tours, tid, guest, secret)
+    await _director(request, tours, tid, guest, secret)
     await tours.begin(tid)
     return await tours.view(tid, guest, secret)
 
@@ -399,13 +454,18 @@ async def start_tournament(
 @router.post(
     "/api/tournaments/{tid}/adjust",
     response_model=TournamentOut,
-    responses=_refusals(400, 403, 404, 409, 413, 422),
+    responses=refusals(400, 403, 404, 409, 413, 422, 429),
 )
 async def adjust_result(
-    tid: str, body: AdjustIn, tours: Tours, guest: MaybeGuest, secret: Secret = None
+    tid: str,
+    body: AdjustIn,
+    request: Request,
+    tours: Tours,
+    guest: MaybeGuest,
+    secret: Secret = None,
 ) -> dict[str, Any]:
     """Set a table's VP as the director decides, with the reason (kept and shown)."""
-    await _director(tours, tid, guest, secret)
+    await _director(request, tours, tid, guest, secret)
     vp: tuple[int, int] | None = None
     if body.ns_vp is not None and body.ew_vp is not None:
         vp = (body.ns_vp, body.ew_vp)
@@ -423,7 +483,7 @@ async def adjust_result(
             "description": "the standings (CSV)",
             "content": {"text/csv": {"schema": {"type": "string"}}},
         },
-        **_refusals(404, 409, 422),
+        **refusals(404, 409, 422),
     },
 )
 async def standings_file(tid: str, tours: Tours) -> Response:
@@ -445,7 +505,7 @@ async def standings_file(tid: str, tours: Tours) -> Response:
             "description": "a page to print: the standings and every turn's tables",
             "content": {"text/html": {"schema": {"type": "string"}}},
         },
-        **_refusals(404, 409, 422),
+        **refusals(404, 409, 422),
     },
 )
 async def standings_page(

@@ -33,20 +33,14 @@ from buraco.bots import make_bot
 from buraco.errors import BuracoError, TournamentError
 from buraco.fairness import new_deal
 from buraco.rules import PRESETS, make_rules
+from buraco.server.entrants import entry_name
 from buraco.server.errors import MESSAGES, ServiceError
 from buraco.server.models import EntryRow, SeatRow, TableRow, TournamentDeal, TournamentRow
-from buraco.server.service import (
-    MATCH_MINUTES,
-    Guest,
-    TableService,
-    _check_budget,
-    _table_row,
-    check_name,
-    offline_bot,
-    token_hash,
-)
+from buraco.server.people import Guest, check_name, token_hash
+from buraco.server.service import TableService
 from buraco.server.stopping import cancel_and_wait
-from buraco.server.store import now
+from buraco.server.store import TournamentCaps, now
+from buraco.server.tablespec import MATCH_MINUTES, check_budget, offline_bot, table_row
 from buraco.tournament.event import MAX_TURNS, MOVEMENTS, Tournament
 from buraco.tournament.pairing import MAX_ENTRANTS
 from buraco.tournament.standings import BYE_VP
@@ -62,6 +56,10 @@ MAX_OPEN = 200
 
 MAX_OPEN_PER_GUEST = 3
 """The most tournaments one player may have open or being played."""
+
+MAX_OPEN_BY_GUESTS = 50
+"""The most tournaments open or being played that guests (players without an account) have
+made, all together: guests made in seconds never fill the site's :data:`MAX_OPEN`."""
 
 TURN_TIMER = 120
 """Seconds a player of a tournament's table has for a turn before the stand-in moves."""
@@ -172,13 +170,11 @@ class Tournaments:
             raise ServiceError("minutes", field="minutes", minutes=minutes)
         if spec.starts_at is not None and not 0 < spec.starts_at - time.time() <= MAX_AHEAD:
             raise ServiceError("tournament.starts", field="starts_at", days=MAX_AHEAD // 86400)
+        if spec.rated:
+            self.tables.check_rated(guest, field="rated")
         if spec.duplicate and spec.minutes:
             # timed tables play different numbers of hands: not the same cards to compare
             raise ServiceError("tournament.duplicate-timed", field="minutes")
-        if await self.store.count_open_tournaments() >= MAX_OPEN:
-            raise ServiceError("tournament.many", status=429, most=MAX_OPEN)
-        if await self.store.count_open_tournaments(by=guest.id) >= MAX_OPEN_PER_GUEST:
-            raise ServiceError("tournament.yours", status=429, most=MAX_OPEN_PER_GUEST)
         secret = secrets.token_urlsafe(16)
         row = TournamentRow(
             id=secrets.token_urlsafe(8),
@@ -197,7 +193,15 @@ class Tournaments:
             version=0,
             next_turn_at=spec.starts_at,
         )
-        await self.store.add_tournament(row)
+        caps = TournamentCaps(MAX_OPEN_PER_GUEST, MAX_OPEN, MAX_OPEN_BY_GUESTS, not guest.account)
+        full = await self.store.add_tournament(row, caps)
+        if full is not None:
+            most = {
+                "tournament.yours": MAX_OPEN_PER_GUEST,
+                "tournament.many": MAX_OPEN,
+                "tournament.many-guests": MAX_OPEN_BY_GUESTS,
+            }[full]
+            raise ServiceError(full, status=429, most=most)
         return row, secret
 
     async def get(self, tid: str) -> tuple[TournamentRow, list[EntryRow]]:
@@ -223,6 +227,8 @@ class Tournaments:
         self._open(row)
         if any(_holds(e, guest.id) for e in entries):
             raise ServiceError("tournament.entered", status=409)
+        if row.rated:
+            self.tables.check_rated(guest)
         members: list[dict[str, Any]] = [{"guest": guest.id, "name": guest.name}]
         if individual_of(row) and partner is not None:
             raise ServiceError("tournament.alone", field="partner")
@@ -233,7 +239,7 @@ class Tournaments:
             else:
                 taken = {m.get("name") for e in entries for m in json.loads(e.members)}
                 members.append(self._bot(partner, taken | {guest.name}))
-        return await self._add_entry(row, entries, members)
+        return await self._add_entry(row.id, [json.dumps(members)], guest.id)
 
     async def join(self, tid: str, number: int, guest: Guest, code: str) -> None:
         """Take the partner's place kept in an entry, with the code its entrant was given."""
@@ -241,6 +247,8 @@ class Tournaments:
         self._open(row)
         if any(_holds(e, guest.id) for e in entries):
             raise ServiceError("tournament.entered", status=409)
+        if row.rated:
+            self.tables.check_rated(guest)
         entry = next((e for e in entries if e.number == number), None)
         members = json.loads(entry.members) if entry is not None else []
         spot = next((i for i, m in enumerate(members) if m.get("open")), None)
@@ -249,7 +257,12 @@ class Tournaments:
         if not secrets.compare_digest(str(members[spot].get("code", "")), code):
             raise ServiceError("tournament.code", status=403)
         members[spot] = {"guest": guest.id, "name": guest.name}
-        if not await self.store.update_entry(tid, number, entry.members, json.dumps(members)):
+        after = json.dumps(members)
+        if not await self.store.update_entry(tid, number, entry.members, after, guest=guest.id):
+            # taken meanwhile, started, or the player entered elsewhere at the same moment
+            found = await self.store.tournament(tid)
+            if found is not None and any(_holds(e, guest.id) for e in found[1]):
+                raise ServiceError("tournament.entered", status=409)
             raise ServiceError("tournament.no-place", status=409, entry=number + 1)
 
     async def withdraw(self, tid: str, number: int, guest: Guest | None, director: bool) -> None:
@@ -280,9 +293,7 @@ class Tournaments:
                 members.append(self._bot(bot, taken))
                 taken.add(members[-1]["name"])
             added.append(json.dumps(members))
-        first = max((e.number for e in entries), default=-1) + 1
-        if not await self.store.add_entries(tid, first, added):
-            raise ServiceError("stale", status=409)
+        await self._add_entry(tid, added, None)
 
     def _bot(self, spec: str, taken: set[Any] | None = None) -> dict[str, Any]:
         if offline_bot(spec):
@@ -291,18 +302,17 @@ class Tournaments:
             make_bot(spec, seed=0)
         except BuracoError as exc:
             raise ServiceError("seats.bot", field="bot", row=1, text=str(exc)) from None
-        _check_budget(spec, 0)
+        check_budget(spec, 0)
         return {"bot": spec, "name": _bot_name(taken or set())}
 
-    async def _add_entry(
-        self, row: TournamentRow, entries: list[EntryRow], members: list[dict[str, Any]]
-    ) -> int:
-        if len(entries) >= MAX_ENTRANTS:
-            raise ServiceError("tournament.full", status=409, most=MAX_ENTRANTS)
-        number = max((e.number for e in entries), default=-1) + 1
-        if not await self.store.add_entries(row.id, number, [json.dumps(members)]):
-            raise ServiceError("tournament.started", status=409)
-        return number
+    async def _add_entry(self, tid: str, members: list[str], guest: str | None) -> int:
+        """Add entries (each its members as JSON): the first one's number, or the refusal."""
+        done = await self.store.add_entries(tid, members, most=MAX_ENTRANTS, guest=guest)
+        if isinstance(done, int):
+            return done
+        if done == "tournament.full":
+            raise ServiceError(done, status=409, most=MAX_ENTRANTS)
+        raise ServiceError(done, status=409)
 
     @staticmethod
     def _open(row: TournamentRow) -> None:
@@ -323,7 +333,7 @@ class Tournaments:
             if not await self.store.renumber_entries(tid, row.version):
                 raise ServiceError("stale", status=409)
             row, entries = await self.get(tid)
-        names = [_entry_name(json.loads(e.members)) for e in entries]
+        names = [entry_name(json.loads(e.members)) for e in entries]
         try:
             t = Tournament.new(
                 row.name,
@@ -396,7 +406,7 @@ class Tournaments:
             if p.ew is None:
                 continue
             table_id = secrets.token_urlsafe(6)
-            table = _table_row(
+            table = table_row(
                 table_id,
                 row.created_by,
                 row.preset,
@@ -490,7 +500,7 @@ class Tournaments:
             "entries": [
                 {
                     "number": e.number,
-                    "name": _entry_name(json.loads(e.members)),
+                    "name": entry_name(json.loads(e.members)),
                     "members": [_member(m) for m in json.loads(e.members)],
                 }
                 for e in entries
@@ -542,6 +552,7 @@ class Tournaments:
                         "ew_mp": r.ew_mp if r is not None and p.ew is not None else None,
                         "vp": list(vp) if vp is not None else None,
                         "note": r.note if r is not None and r.vp is not None else None,
+                        "resigned": r.resigned if r is not None else None,
                     }
                 )
             turns.append({"turn": number, "movement": t.movements[number - 1], "tables": rows})
@@ -585,11 +596,6 @@ def _member(m: dict[str, Any]) -> dict[str, Any]:
     if m.get("open"):
         return {"kind": "open", "name": None}
     return {"kind": "bot" if "bot" in m else "player", "name": m["name"]}
-
-
-def _entry_name(members: list[dict[str, Any]]) -> str:
-    """An entrant's name: its members' names, ``Ana/Bia`` (a place still open: ``Ana/…``)."""
-    return "/".join(m["name"] if not m.get("open") else "…" for m in members)[:40]
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -39,37 +39,59 @@ CLOSE_SLOW = 4408
 """Close code: the client did not read its frames (its queue filled)."""
 CLOSE_TOO_MANY = 4429
 """Close code: the guest has too many connections open at this server process."""
+CLOSE_SIGNED_OUT = 4401
+"""Close code: the session the connection was opened with has ended (signed out, signed out
+everywhere, a new password, the account deleted, or the name claimed with a new session)."""
 
 
 class Connection(Sender):
     """One client's connection: its seat (None: a spectator) and its queue of frames."""
 
-    def __init__(self, ws: WebSocket, guest: Guest | None, seat: int | None, size: int) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        guest: Guest | None,
+        seat: int | None,
+        size: int,
+        session: str | None = None,
+    ) -> None:
         self.ws = ws
         self.guest = guest
         self.guest_id = guest.id if guest else None
+        self.session = session if guest else None
         self.seat = seat
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=size)
-        self.overflowed = False
+        self.closing: tuple[int, str] | None = None
+        """Why the connection is being closed (its code and reason), once it is."""
 
     def send(self, frame: str) -> None:
         """Queue a frame; a full queue marks the client as too slow and ends the connection."""
-        if self.overflowed:
+        if self.closing is not None:
             return
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
-            self.overflowed = True
+            self.closing = (CLOSE_SLOW, "too slow: frames were not read")
             with contextlib.suppress(asyncio.QueueEmpty):
                 self.queue.get_nowait()
             self.queue.put_nowait(None)
+
+    def signed_out(self) -> None:
+        """Close with code 4401: nothing more is sent, and what the client sends is ignored."""
+        if self.closing is not None and self.closing[0] == CLOSE_SIGNED_OUT:
+            return
+        self.closing = (CLOSE_SIGNED_OUT, "signed out")
+        while not self.queue.empty():  # what was queued is not for a signed-out client
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
 
     async def writer(self) -> None:
         """Send queued frames in order until the queue says stop."""
         while True:
             frame = await self.queue.get()
             if frame is None:
-                await self.ws.close(code=CLOSE_SLOW, reason="too slow: frames were not read")
+                code, reason = self.closing or (CLOSE_SLOW, "")
+                await self.ws.close(code=code, reason=reason)
                 return
             await self.ws.send_text(frame)
 
@@ -90,6 +112,7 @@ async def serve_table(
     lt: LiveTable,
     guest: Guest | None,
     since: int | None,
+    session: str | None = None,
 ) -> None:
     """Run one accepted connection at a table until it closes.
 
@@ -109,7 +132,7 @@ async def serve_table(
         return
     service.guest_conns[key] += 1
     try:
-        await _serve(ws, service, settings, lt, guest, since)
+        await _serve(ws, service, settings, lt, guest, since, session)
     finally:
         service.guest_conns[key] -= 1
         if service.guest_conns[key] <= 0:
@@ -123,8 +146,10 @@ async def _serve(
     lt: LiveTable,
     guest: Guest | None,
     since: int | None,
+    session: str | None,
 ) -> None:
-    conn = Connection(ws, guest, lt.seat_of(guest.id if guest else None), settings.send_queue)
+    seat = lt.seat_of(guest.id if guest else None)
+    conn = Connection(ws, guest, seat, settings.send_queue, session)
     you = {"id": guest.id, "name": guest.name} if guest else None
     chat = await service.store.chat(lt.id)
     # no await from here to connect(): the state sent and the events that follow it
@@ -200,6 +225,8 @@ async def _handle(
     chats: Bucket,
     you: dict[str, Any] | None,
 ) -> None:
+    if conn.closing is not None:  # signed out (or too slow): nothing more is done for it
+        return
     try:
         msg = client_message.validate_json(text)
     except ValidationError as exc:

@@ -231,10 +231,24 @@ class Tournament:
             table=table,
         )
 
-    def record(self, table: int, ns_mp: int, ew_mp: int, turn: int | None = None) -> None:
+    def record(
+        self,
+        table: int,
+        ns_mp: int,
+        ew_mp: int,
+        turn: int | None = None,
+        resigned: str | None = None,
+    ) -> None:
         """Enter (or correct) a table's MP, NS's then EW's, in ``turn`` (default: this one).
 
-        A director's adjustment of the table stays (:meth:`adjust` changes or clears it).
+        ``resigned``: ``"ns"`` or ``"ew"``, the side that conceded the table, which loses
+        it (:meth:`~buraco.tournament.standings.Result.vps`). A director's adjustment of
+        the table stays (:meth:`adjust` changes or clears it).
+
+        >>> t = Tournament.new("Club", ["A", "B"], movements=["mitchell"], hands=3)
+        >>> _ = t.pair(); t.record(1, -95, -100, resigned="ns")
+        >>> t.table_vp(t.results[0])
+        (0, 12)
         """
         turn = self.turn if turn is None else turn
         p = self._pairing(turn, table)
@@ -242,7 +256,11 @@ class Tournament:
             raise TournamentError(f"table {table} of turn {turn} is a bye: it has no result")
         old = self._result(turn, table)
         vp, note = (old.vp, old.note) if old is not None else (None, "")
-        self._put(Result(turn, table, p.ns, p.ew, ns_mp, ew_mp, vp, note, *_partners(p)))
+        self._put(
+            Result(
+                turn, table, p.ns, p.ew, ns_mp, ew_mp, vp, note, *_partners(p), resigned=resigned
+            )
+        )
 
     def adjust(
         self,
@@ -325,6 +343,7 @@ class Tournament:
                     "table": r.table,
                     "ns_mp": r.ns_mp,
                     "ew_mp": r.ew_mp,
+                    **({"resigned": r.resigned} if r.resigned is not None else {}),
                     **({"vp": list(r.vp), "note": r.note} if r.vp is not None else {}),
                 }
                 for r in self.results
@@ -437,14 +456,17 @@ def _load_turn(turn: int, saved: object, n: int, *, individual: bool = False) ->
 
 
 def _load_result(t: Tournament, r: dict[str, Any]) -> None:
-    allowed = {"turn", "table", "ns_mp", "ew_mp", "vp", "note"}
+    allowed = {"turn", "table", "ns_mp", "ew_mp", "vp", "note", "resigned"}
     if not set(r) <= allowed or not {"turn", "table", "ns_mp", "ew_mp"} <= set(r):
         raise TournamentError(f"a result has the keys {', '.join(sorted(allowed))}")
     turn, table = _whole(r["turn"], "a result's turn"), _whole(r["table"], "a result's table")
     p = t._pairing(turn, table)
     if p.ew is not None:
         ns_mp, ew_mp = _whole(r["ns_mp"], "a result's ns_mp"), _whole(r["ew_mp"], "ew_mp")
-        t.record(table, ns_mp, ew_mp, turn=turn)
+        resigned = r.get("resigned")
+        if resigned is not None and resigned not in ("ns", "ew"):
+            raise TournamentError(f"a result's resigned side is ns or ew, not {shown(resigned)}")
+        t.record(table, ns_mp, ew_mp, turn=turn, resigned=str(resigned) if resigned else None)
     if "vp" in r:
         vp = r["vp"]
         if not isinstance(vp, list) or len(vp) != 2:

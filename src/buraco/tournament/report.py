@@ -69,6 +69,8 @@ WORDS: dict[str, str] = {
     "tour.col.ew": "East–West",
     "tour.col.mp": "Points",
     "tour.bye": "bye",
+    "tour.resigned-ns": "North–South resigned",
+    "tour.resigned-ew": "East–West resigned",
     "tour.side": "{first} & {second}",
     **{f"tour.movement.{m}": m for m in MOVEMENTS},
 }
@@ -121,6 +123,8 @@ def standings_html(
                 score = f"{r.ns_mp}–{r.ew_mp}"
                 a, b = t.table_vp(r)
                 vps = f"{a}–{b}" + (f" ({e(r.note)})" if r.vp is not None else "")
+                if r.vp is None and r.resigned is not None:
+                    vps += f" ({say(f'tour.resigned-{r.resigned}')})"
             lines.append(
                 f"<tr><td>{p.table}</td><td>{ns}</td><td>{ew}</td><td>{score}</td><td>{vps}</td></tr>"
             )

@@ -3,7 +3,9 @@
 Each table's result is its two entrants' match points (MP) over the turn; the VP
 scale (:mod:`buraco.tournament.vp`) turns their difference into VP. A director may
 set a table's VP instead (an adjusted result, :attr:`Result.vp`); a bye scores
-``bye_vp`` VP and no MP.
+``bye_vp`` VP and no MP. A side that resigned (:attr:`Result.resigned`) loses the table
+as a pair that leaves it does (the FIBUR code of play, art. 33): it scores 0 VP and keeps
+no MP lead, and the other side scores a bye's VP, or the VP of the MP as they stood if more.
 
 Standings order: **VP**, then **MP difference**, then **head to head** (the VP the
 tied entrants scored against one another), then the entrant's number (the order of
@@ -50,8 +52,12 @@ class Result:
     note: str = ""
     ns_partner: int | None = None
     ew_partner: int | None = None
+    resigned: str | None = None
+    """``"ns"`` or ``"ew"``: the side that conceded the table (None: played to its end)."""
 
     def __post_init__(self) -> None:
+        if self.resigned not in (None, "ns", "ew"):
+            raise TournamentError(f"a resigned side is ns or ew, not {self.resigned!r}")
         for mp in (self.ns_mp, self.ew_mp):
             if type(mp) is not int or not -MAX_MP <= mp <= MAX_MP:
                 raise TournamentError(
@@ -74,7 +80,29 @@ class Result:
             return self.vp
         if self.ew is None:
             return bye_vp, 0
-        return scale.vp(self.ns_mp - self.ew_mp - datum)
+        ns, ew = scale.vp(self.ns_mp - self.ew_mp - datum)
+        if self.resigned == "ns":  # a concession: the losing end for the side that resigned
+            return 0, max(bye_vp, ew)
+        if self.resigned == "ew":
+            return max(bye_vp, ns), 0
+        return ns, ew
+
+    def counted_mp(self) -> tuple[int, int]:
+        """The MP of NS and of EW as the standings count them.
+
+        As they stood, except that a side that resigned ahead keeps no lead: its MP count
+        as the other side's.
+
+        >>> Result(1, 1, 0, 1, -95, -100, resigned="ns").counted_mp()
+        (-100, -100)
+        >>> Result(1, 1, 0, 1, -95, -100, resigned="ew").counted_mp()
+        (-95, -100)
+        """
+        if self.resigned == "ns":
+            return min(self.ns_mp, self.ew_mp), self.ew_mp
+        if self.resigned == "ew":
+            return self.ns_mp, min(self.ew_mp, self.ns_mp)
+        return self.ns_mp, self.ew_mp
 
     def sides(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The entrants of NS and of EW (EW none for a bye)."""
@@ -89,12 +117,16 @@ def datum(results: Sequence[Result]) -> int:
 
     Every table of a duplicate turn is dealt the same deck orders, so every NS held
     the same cards: a table's VP go by how much better (or worse) its NS did than the
-    field's NS on them. Byes and adjusted results are left out.
+    field's NS on them. Byes, adjusted results and resigned tables are left out.
 
     >>> datum([Result(1, 1, 0, 1, 900, 500), Result(1, 2, 2, 3, 600, 600), Result(1, 3, 4, None)])
     200
     """
-    played = [r.ns_mp - r.ew_mp for r in results if r.ew is not None and r.vp is None]
+    played = [
+        r.ns_mp - r.ew_mp
+        for r in results
+        if r.ew is not None and r.vp is None and r.resigned is None
+    ]
     if not played:
         return 0
     return 5 * round(sum(played) / len(played) / 5)
@@ -153,6 +185,7 @@ def standings(
                 raise TournamentError(f"no entrant {e + 1} among {entrants}")
         base = datums.get(r.turn, 0)
         ns_vp, ew_vp = r.vps(scale, bye_vp, base)
+        ns_mp, ew_mp = r.counted_mp()
         if not ew:
             for e in ns:
                 vp[e] += ns_vp
@@ -160,8 +193,8 @@ def standings(
             continue
         # against the datum, NS's share of it moves to EW's side (duplicate only)
         for side, other, side_vp, side_mp, other_mp in (
-            (ns, ew, ns_vp, r.ns_mp - base, r.ew_mp),
-            (ew, ns, ew_vp, r.ew_mp, r.ns_mp - base),
+            (ns, ew, ns_vp, ns_mp - base, ew_mp),
+            (ew, ns, ew_vp, ew_mp, ns_mp - base),
         ):
             for e in side:
                 vp[e] += side_vp

@@ -28,7 +28,8 @@ from buraco.bots import Bot, HeuristicBot, make_bot
 from buraco.cards import Card, is_wild_capable, rank_of, suit_of
 from buraco.errors import BuracoError, IllegalAction, RecordError, WordedError
 from buraco.game import Game, HandResult
-from buraco.record import load, record_of, replay
+from buraco.record import load, record_of
+from buraco.replays import replay
 from buraco.rules import Rules
 from buraco.tui.words import refusal, t
 from buraco.views import SeatView, seat_view

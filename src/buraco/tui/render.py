@@ -31,17 +31,14 @@ from rich.console import Console, ConsoleOptions
 from rich.text import Text
 
 from buraco.actions import Action, Draw, Place, TakePile, TurnUp
-from buraco.cards import JOKER, RANKS, Card, is_wild_capable, parse_card, rank_of, suit_of
+from buraco.cards import Card, is_wild_capable, parse_card, rank_of, suit_of
 from buraco.text import safe
 from buraco.tui import words
+from buraco.tui.glyphs import RANK_LABELS as RANK_LABELS
+from buraco.tui.glyphs import SUIT_SYMBOLS as SUIT_SYMBOLS
+from buraco.tui.glyphs import card_label as card_label
 from buraco.tui.words import count, t
 from buraco.views import MeldView, SeatView, SeenEvent
-
-SUIT_SYMBOLS = "♣♦♥♠"
-"""Suit symbols in code order (clubs, diamonds, hearts, spades)."""
-
-RANK_LABELS = tuple("10" if r == "T" else r for r in RANKS)
-"""How each rank index is shown (``10`` for the ten)."""
 
 COLOUR_STYLES = {"red": "bold red", "black": "bold", "wild": "bold yellow", "clean": "green"}
 """Styles of red and black suits, wild cards and clean melds, in colour."""
@@ -61,13 +58,6 @@ def literal(text: str, style: str = "", newlines: bool = False) -> Text:
 def use_colour(on: bool) -> None:
     """Draw cards in colour, or without (the apps call this with ``not app.no_color``)."""
     STYLES.update(COLOUR_STYLES if on else PLAIN_STYLES)
-
-
-def card_label(card: Card) -> str:
-    """A card as the screen shows it: rank and suit symbol, or ``JK``."""
-    if card == JOKER:
-        return "JK"
-    return RANK_LABELS[rank_of(card)] + SUIT_SYMBOLS[suit_of(card)]
 
 
 def card_style(card: Card) -> str:

@@ -21,7 +21,7 @@ from buraco.actions import parse_action
 from buraco.errors import BuracoError
 from buraco.game import Game
 from buraco.i18n import DEFAULT
-from buraco.record import replay
+from buraco.replays import replay
 from buraco.text import safe
 from buraco.tui.app import goal_text
 from buraco.tui.board import Board

@@ -24,12 +24,11 @@ from textual.dom import DOMNode
 from buraco.cards import parse_card
 from buraco.i18n import DEFAULT, DOMAINS, Words
 from buraco.refusals import Refusal
+from buraco.tui.glyphs import card_label
 
 
 def _card(code: str) -> str:
-    from buraco.tui.render import card_label  # the board's way of drawing a card
-
-    return card_label(parse_card(code))
+    return card_label(parse_card(code))  # the board's way of drawing a card
 
 
 def _words(tag: str, preset: str | None) -> Words:

@@ -94,6 +94,9 @@ export function sideName(v, i) { return v.sides[i].map((/** @type {number} */ s)
 
 const SCORE_ROWS = ["melds", "bonuses", "hand", "pot", "going_out", "cut", "rounding", "total"];
 
+/** Whether each side is one player (2 players, or 3 in Burraco): no partner to speak of. @param {any} v */
+export function alone(v) { return v.sides.every((/** @type {number[]} */ s) => s.length === 1); }
+
 /** A hand's scores per side. @param {any} v @param {any[]} scores */
 export function scoresTable(v, scores) {
   return el("table", { class: "scores" },

@@ -3,11 +3,15 @@
 import { api } from "./api.js";
 import { el, toast } from "./dom.js";
 import { actionWords, errorWords, t, usePreset } from "./i18n.js";
+import { loadMe } from "./lobby.js";
+import { renewWith, send } from "./socket.js";
 import { app, main } from "./state.js";
 import { chatPanel, render, renderChat, renderReason } from "./table.js";
 
 export const PROTOCOL = 2;
 const PING_EVERY = 25000;
+/** The close code of a socket whose session has ended (signed out). */
+const SIGNED_OUT = 4401;
 
 /** Open the table page. @param {string} id @param {string | null} invite */
 export function showTable(id, invite) {
@@ -37,7 +41,7 @@ export function closeTable() {
 }
 
 /** A new connection (e.g. once the page has a guest name, so that the server knows who it is). */
-export function reconnect() {
+function reconnect() {
   const tb = app.table;
   const old = tb.ws;
   tb.ws = null;
@@ -79,6 +83,7 @@ function connect() {
       setStatus("");
       return;
     }
+    if (e.code === SIGNED_OUT) { signedOut(tb); return; }
     tb.retry = Math.min(tb.retry + 1, 5);
     const delay = 250 * 2 ** tb.retry;
     setStatus(t("conn.lost", { n: Math.max(1, Math.round(delay / 1000)) }));
@@ -87,18 +92,29 @@ function connect() {
   };
 }
 
+// The session the socket was opened with has ended (docs/protocol.md, close code 4401).
+// This browser may have a new one (a name just claimed, or signed in again in another tab,
+// whose answer may reach the browser just after the close): then it reconnects; else the
+// player is told, and the page does not reconnect.
+/** @param {any} tb */
+async function signedOut(tb) {
+  for (const wait of [0, 500, 1500]) {
+    await new Promise((done) => setTimeout(done, wait));
+    await loadMe();
+    if (app.table !== tb || tb.closing) return;
+    if (app.me) { connect(); return; }
+  }
+  setStatus("");
+  tb.board.replaceChildren(el("p", { role: "alert", id: "signed-out" }, t("conn.signed-out")),
+    el("p", {}, el("a", { href: "#/" }, t("nav.back-to-lobby"))));
+}
+
+renewWith(reconnect);
+
 window.addEventListener("online", () => {
   const tb = app.table;
   if (tb && tb.ws && tb.ws.readyState !== WebSocket.OPEN && tb.ws.readyState !== WebSocket.CONNECTING) { clearTimeout(tb.reconnect); connect(); }
 });
-
-/** Send a frame; false (and a notice) when not connected. @param {any} msg */
-export function send(msg) {
-  const tb = app.table;
-  if (tb && tb.ws && tb.ws.readyState === WebSocket.OPEN) { tb.ws.send(JSON.stringify(msg)); return true; }
-  toast(t("conn.not-connected"));
-  return false;
-}
 
 /** @param {string} text */
 function setStatus(text) { if (app.table && app.table.status) app.table.status.textContent = text; }

@@ -107,7 +107,7 @@ export function refusalWords(refusal) {
   const shown = {};
   for (const [name, value] of Object.entries(refusal.params || {})) {
     if (name === "card" || name === "top") shown[name] = cardText(value);
-    else if (name === "cards" || name === "meld_cards") shown[name] = value.map(cardText).join(" ");
+    else if ((name === "cards" || name === "meld_cards") && Array.isArray(value)) shown[name] = value.map(cardText).join(" ");
     else if (name === "choices") shown[name] = value.map(actionWords).join(" · ");
     else if (name === "place" || name === "end") shown[name] = t(`end.${value}`);
     else if (name === "rank") shown[name] = t(`card.rank.${value}.short`);

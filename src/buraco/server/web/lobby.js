@@ -213,8 +213,9 @@ function createForm() {
       const raw = input.value.trim();
       if (raw === "") continue;
       if (o.type === "bool") options[name] = raw === "true";
-      else if (o.type === "int") options[name] = Number(raw);
-      else if (o.type === "sizes") options[name] = raw.split(/[ ,]+/).filter(Boolean).map(Number);
+      // a number as typed, or the text (sizes too: "11,11"), which the server reads and,
+      // when it is not one, quotes in its refusal as the player wrote it
+      else if (o.type === "int" && /^-?\d+$/.test(raw)) options[name] = Number(raw);
       else options[name] = raw;
     }
     const seats = [];
@@ -244,7 +245,7 @@ function createForm() {
       el("div", { class: "field" }, el("label", { for: "f-rated" }, t("create.rated")), rated)),
     el("h3", {}, t("create.seats")), el("p", { class: "muted" }, t("create.seats-help")),
     seatsBox, fieldBox("seats", "", el("span", { id: "f-seats-none" })),
-    el("datalist", { id: "bot-specs" }, ["heuristic", "mcts", "mcts:time=0.25", "greedy", "random"].map((b) => el("option", { value: b }))),
+    el("datalist", { id: "bot-specs" }, ["heuristic", "expert", "mcts", "mcts:time=0.25", "greedy", "random"].map((b) => el("option", { value: b }))),
     details, formErr, el("button", { class: "primary", type: "submit", id: "create" }, t("create.submit")));
   fillPlayers();
   return form;

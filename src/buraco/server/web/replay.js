@@ -9,10 +9,13 @@ import { app, main } from "./state.js";
 export async function showReplay(id, params) {
   /** @type {{hand: number, step: number, steps?: number, hands?: number}} */
   const state = { hand: Number(params.get("hand")) || 1, step: Number(params.get("step")) || 0 };
+  // a private table's game: its invite code, for who holds it and not a seat
+  const invite = params.get("invite");
+  const also = invite ? `invite=${encodeURIComponent(invite)}` : "";
   main.replaceChildren(el("p", {}, t("page.loading")));
   /** @type {any} */
   let info;
-  try { info = await api("GET", `/api/games/${encodeURIComponent(id)}`); }
+  try { info = await api("GET", `/api/games/${encodeURIComponent(id)}${also ? `?${also}` : ""}`); }
   catch (x) { main.replaceChildren(el("p", { role: "alert" }, /** @type {Error} */ (x).message), el("a", { href: "#/" }, t("nav.lobby"))); return; }
   usePreset(info.preset);
   const names = info.names;
@@ -23,7 +26,7 @@ export async function showReplay(id, params) {
     const mine = ++asked;
     /** @type {any} */
     let p;
-    try { p = await api("GET", `/api/games/${encodeURIComponent(id)}/replay?hand=${state.hand}&step=${state.step}`); }
+    try { p = await api("GET", `/api/games/${encodeURIComponent(id)}/replay?hand=${state.hand}&step=${state.step}${also ? `&${also}` : ""}`); }
     catch (x) { toast(/** @type {Error} */ (x).message); return; }
     if (mine !== asked || !location.hash.startsWith("#/game/")) return; // a later step was asked for meanwhile
     state.step = p.step; state.steps = p.steps; state.hands = p.hands;
@@ -47,7 +50,7 @@ export async function showReplay(id, params) {
       el("div", { class: "melds" }, ms.length ? ms.map((m) => meldNode(m)) : el("span", { class: "muted-light" }, t("side.no-melds"))))));
     const last = p.action ? t("replay.action", { name: names[p.action[0]], action: actionWords(p.action[1]) }) : t("replay.deal");
     main.replaceChildren(el("h1", {}, t("replay.title", { preset: info.preset, names: names.join(", ") })),
-      el("p", {}, `${t("replay.final", { score: info.totals.join(" – ") })} · `, el("a", { href: `/api/games/${info.id}/record`, download: `buraco-game-${info.id}.json` }, t("replay.download")), " · ", el("a", { href: "#/" }, t("nav.lobby"))),
+      el("p", {}, `${t("replay.final", { score: info.totals.join(" – ") })} · `, el("a", { href: `/api/games/${info.id}/record${also ? `?${also}` : ""}`, download: `buraco-game-${info.id}.json` }, t("replay.download")), " · ", el("a", { href: "#/" }, t("nav.lobby"))),
       nav, el("p", { id: "r-action", "aria-live": "polite" }, last),
       el("section", { class: "felt" },
         el("div", { class: "middle" }, el("span", { class: "stock" }, t("table.stock", { n: v.stock })),
@@ -56,7 +59,7 @@ export async function showReplay(id, params) {
         melds, hands,
         v.scores ? el("div", { class: "panel" }, el("h2", {}, t("table.hand-over")), scoresTable(v, v.scores)) : null));
     if (active) /** @type {HTMLElement | null} */ (document.querySelector(`[data-key="${CSS.escape(active)}"]`))?.focus();
-    history.replaceState(null, "", `#/game/${encodeURIComponent(id)}?hand=${p.hand}&step=${p.step}`);
+    history.replaceState(null, "", `#/game/${encodeURIComponent(id)}?hand=${p.hand}&step=${p.step}${also ? `&${also}` : ""}`);
   };
   app.replayKeys = (e) => {
     /** @type {Record<string, [number, number]>} */

@@ -3,13 +3,13 @@
 import { ratingBadge } from "./ratings.js";
 import { yourTurn } from "./alerts.js";
 import { api } from "./api.js";
-import { backs, cardNode, meldNode, scoresTable, sideName } from "./cards.js";
-import { reconnect, send } from "./connection.js";
+import { alone, backs, cardNode, meldNode, scoresTable, sideName } from "./cards.js";
 import { el, toast } from "./dom.js";
 import { actionWords, cardName, cardText, feedWords, t, tn, usePreset } from "./i18n.js";
 import { arrange, codeOf, handKeys, loadArrangement, moveKey, saveArrangement, sortKeys } from "./hand.js";
 import { nameForm } from "./lobby.js";
 import { rulesPanel } from "./rules.js";
+import { reconnect, send } from "./socket.js";
 import { app } from "./state.js";
 
 // a timed match: the minutes left (the match ends with the hand in play when they run out)
@@ -85,6 +85,8 @@ function doAdd(n) {
 
 function doDiscard() {
   const sel = selectedCards();
+  // before drawing, the step missing is the draw (one card selected: the engine says so)
+  if (sel.length !== 1 && app.table.view && app.table.view.phase === "draw") return refuse(t("hint.draw"));
   if (sel.length !== 1) return refuse(sel.length ? t("hint.one-to-discard") : t("hint.select-to-discard"));
   const cost = openingCost();
   const action = `discard ${sel[0]}`;
@@ -129,7 +131,7 @@ function askLeave() {
 
 /** Conceding the match: your side loses it now (asked first). */
 function askResign() {
-  askFirst(t("resign.confirm"), t("resign.yes"), () => tableAction("resign"));
+  askFirst(t(app.table && app.table.view && alone(app.table.view) ? "resign.confirm.alone" : "resign.confirm"), t("resign.yes"), () => tableAction("resign"));
 }
 
 function confirmPanel() {
@@ -191,6 +193,8 @@ export function render() {
   const keys = v ? handKeys(v.hand) : [];
   for (const k of [...tb.selected]) if (!keys.includes(k)) tb.selected.delete(k);
   const parts = [];
+  // a rated table whose match is not rated, or will not be: the server says why
+  if (tb.info.unrated) parts.push(el("p", { class: "notice", id: "unrated", role: "status" }, t(`notice.${tb.info.unrated.key}`, tb.info.unrated.params)));
   if (tb.info.status === "waiting") parts.push(waitingPanel());
   else if (tb.invite && !tb.info.public) parts.push(invitePara());
   if (v) parts.push(board(v, seat));
@@ -423,7 +427,7 @@ function board(v, seat) {
     if (v.vulnerable[side]) facts.push(t("side.vulnerable"));
     if (v.requirement[side]) facts.push(t("side.needs", { n: v.requirement[side] }));
     facts.push(v.pot_taken[side] ? t("side.pot-taken") : t("side.pot-not-taken"));
-    const head = el("div", { class: "side-head" }, el("strong", {}, own ? t("side.yours", { names: seatsOf }) : seatsOf), el("span", { class: "facts" }, ` · ${facts.join(" · ")}`));
+    const head = el("div", { class: "side-head" }, el("strong", {}, own ? t(alone(v) ? "side.yours.alone" : "side.yours", { names: seatsOf }) : seatsOf), el("span", { class: "facts" }, ` · ${facts.join(" · ")}`));
     const list = el("div", { class: "melds" }, melds.length ? melds.map((m) => {
       const fits = own && sel.length > 0 && addOptions(m.number, sel).length > 0;
       const node = meldNode(m, { fits, onclick: own && mine && v.phase !== "draw" && sel.length ? () => doAdd(m.number) : null,
@@ -582,7 +586,7 @@ function handPanel(v, drawn) {
   let hint;
   if (!mine) hint = v.scores ? t("hint.hand-over") : t("hint.wait");
   else if (drawPhase) hint = t("hint.draw");
-  else if (!sel.length) hint = t("hint.select");
+  else if (!sel.length) hint = t(alone(v) ? "hint.select.alone" : "hint.select");
   else if (document.querySelector(".meld.fits") || v.melds[v.side].some((/** @type {any} */ m) => addOptions(m.number, sel).length)) hint = t("hint.highlighted");
   else hint = sel.length === 1 ? t("hint.discard-or-more") : t("hint.meld-or-one");
   const typed = /** @type {HTMLInputElement} */ (el("input", { id: "typed", placeholder: "meld 7H 8H 9H", maxlength: 500, autocomplete: "off", "aria-label": t("typed.label") }));
@@ -645,7 +649,7 @@ function handOver(v, seat) {
   const ended = (v.hands_played || [])[v.hand_number];
   if (ended) {
     const how = ended.ended_by === "going-out" && ended.went_out !== null
-      ? t("over.ended.going-out", { names: sideName(v, ended.went_out) })
+      ? t(alone(v) ? "over.ended.going-out.alone" : "over.ended.going-out", { names: sideName(v, ended.went_out) })
       : t(`over.ended.${ended.ended_by}`);
     box.append(el("p", { class: "ended", id: "ended" }, how));
   }
@@ -659,10 +663,12 @@ function handOver(v, seat) {
   if (played.length) box.append(el("h3", {}, t("over.hands")), handsTable(v, played));
   if (over) {
     const w = v.winner;
-    box.append(el("p", { class: "winner" }, w !== null && w !== undefined ? t("over.winner", { names: sideName(v, w), n: v.totals[w] }) : t("over.match-over")));
+    box.append(el("p", { class: "winner" }, w !== null && w !== undefined ? t(alone(v) ? "over.winner.alone" : "over.winner", { names: sideName(v, w), n: v.totals[w] }) : t("over.match-over")));
     if (tb.info.game) {
-      box.append(el("p", {}, el("a", { href: `/api/games/${tb.info.game}/record`, download: `buraco-game-${tb.info.game}.json` }, t("over.download")),
-        " · ", el("a", { href: `#/game/${tb.info.game}` }, t("over.replay"))));
+      // a private table's game is shown to who holds its invite (the link carries it on)
+      const invite = tb.invite && !tb.info.public ? `?invite=${encodeURIComponent(tb.invite)}` : "";
+      box.append(el("p", {}, el("a", { href: `/api/games/${tb.info.game}/record${invite}`, download: `buraco-game-${tb.info.game}.json` }, t("over.download")),
+        " · ", el("a", { href: `#/game/${tb.info.game}${invite}` }, t("over.replay"))));
     }
     if (tb.info.tournament) box.append(backToTournament(tb.info.tournament));
     else if (tb.info.rematch) box.append(rematchOffer(tb.info.rematch, seat));
@@ -795,7 +801,7 @@ document.addEventListener("keydown", (e) => {
       const fit = tb.view.melds[tb.view.side].filter((/** @type {any} */ m) => addOptions(m.number, sel).length);
       if (fit.length === 1) doAdd(fit[0].number);
       else if (fit.length > 1) choose(fit.flatMap((/** @type {any} */ m) => addOptions(m.number, sel)), t("choice.add-which-meld"));
-      else refuse(t("hint.no-meld-takes"));
+      else refuse(t(alone(tb.view) ? "hint.no-meld-takes.alone" : "hint.no-meld-takes"));
     },
   };
   const handled = keys[k];

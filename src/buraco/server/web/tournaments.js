@@ -225,7 +225,8 @@ function turnsPanel(d) {
       el("td", {}, side(x.ns, x.ns_partner)),
       el("td", {}, x.ew === null ? t("tour.bye") : side(x.ew, x.ew_partner)),
       el("td", {}, x.ns_mp === null ? "" : `${x.ns_mp}–${x.ew_mp}`),
-      el("td", {}, x.vp ? `${x.vp[0]}–${x.vp[1]}` : "", x.note ? el("span", { class: "muted" }, ` (${x.note})`) : null),
+      el("td", {}, x.vp ? `${x.vp[0]}–${x.vp[1]}` : "", x.note ? el("span", { class: "muted" }, ` (${x.note})`) : null,
+        !x.note && x.resigned ? el("span", { class: "muted" }, ` (${t(x.resigned === "ns" ? "tour.resigned-ns" : "tour.resigned-ew")})`) : null),
       el("td", {}, x.table_id ? el("a", { href: `#/table/${encodeURIComponent(x.table_id)}`, class: "tour-table" },
         x === mine && x.status !== "over" ? t("tour.your-table") : t("tour.watch")) : "")));
     out.push(el("section", { class: "panel", "aria-labelledby": `tour-turn-${turn.turn}` },
