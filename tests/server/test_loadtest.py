@@ -140,6 +140,12 @@ def test_a_load_run_ends_its_tables_so_the_next_server_resumes_none(own_db: str)
     assert figures(out)["tables_ended"] == 3
 
 
+_WITH_CTRL_C = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'buraco'; runpy.run_module('buraco', run_name='__main__')"
+)
+
+
 def test_an_interrupted_load_run_ends_its_tables_too(own_db: str) -> None:
     port = free_port()
     args = ["--db", own_db, "--bot-workers", "0", "--hand-pause", "0"]
@@ -148,8 +154,10 @@ def test_an_interrupted_load_run_ends_its_tables_too(own_db: str) -> None:
     load = None
     try:
         command = ["loadtest", "--url", base, "--tables", "3", "--seconds", "300"]
+        # as a terminal's Ctrl-C finds it: with Python's own SIGINT handler, even when the
+        # tests run as a shell's background job (which starts with SIGINT ignored)
         load = subprocess.Popen(
-            [sys.executable, "-m", "buraco", *command],
+            [sys.executable, "-c", _WITH_CTRL_C, *command],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
