@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +78,16 @@ def make_settings(db: str, **overrides: Any) -> Settings:
     }
     values.update(overrides)
     return Settings(**values)
+
+
+@contextmanager
+def serving(db_url: str, **overrides: Any) -> Iterator[Server]:
+    """The real app on ``db_url`` with some settings of the test's own (``make_settings``)."""
+    from buraco.server.app import create_app
+
+    settings = make_settings(db_url, **overrides)
+    with TestClient(create_app(settings)) as client:
+        yield Server(client, settings)
 
 
 def receive(ws: WebSocketTestSession) -> dict[str, Any]:

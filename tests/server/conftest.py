@@ -19,11 +19,9 @@ import pytest
 pytest.importorskip("fastapi", reason="the server extra is not installed")
 
 from argon2 import PasswordHasher
-from fastapi.testclient import TestClient
 
 from buraco.server import accounts
-from buraco.server.app import create_app
-from serverkit import Server, make_settings
+from serverkit import Server, serving
 
 PG = os.environ.get("BURACO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -106,14 +104,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 def server(db_url: str) -> Iterator[Server]:
     """The real app on the test's database, with bots in threads and no pause between hands."""
-    settings = make_settings(db_url)
-    with TestClient(create_app(settings)) as client:
-        yield Server(client, settings)
+    with serving(db_url) as server:
+        yield server
 
 
 @pytest.fixture
 def sqlite_server(tmp_path: Path) -> Iterator[Server]:
     """The real app on SQLite only (for tests of the protocol, not of the database)."""
-    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'buraco.db'}")
-    with TestClient(create_app(settings)) as client:
-        yield Server(client, settings)
+    with serving(f"sqlite+aiosqlite:///{tmp_path / 'buraco.db'}") as server:
+        yield server

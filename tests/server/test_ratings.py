@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import math
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,7 +17,7 @@ from sqlalchemy import update
 from buraco.server.models import GameRow
 from buraco.server.ratings import BOT_ANCHORS, MODEL, START, anchor, ranks_of, rate, shown
 from buraco.server.store import Store
-from serverkit import Player, Server, account, play_turns, wait_for
+from serverkit import Player, Server, account, play_turns, serving, wait_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -246,19 +244,6 @@ def test_a_player_away_at_the_end_of_a_rated_match_is_rated_last(tmp_path: Any) 
 
 
 # ----- rated play needs play ----------------------------------------------------------------------
-@contextmanager
-def serving(db_url: str, **overrides: Any) -> Iterator[Server]:
-    """A server of the test's database with some settings of its own."""
-    from fastapi.testclient import TestClient
-
-    from buraco.server.app import create_app
-    from serverkit import make_settings
-
-    settings_ = make_settings(db_url, **overrides)
-    with TestClient(create_app(settings_)) as client:
-        yield Server(client, settings_)
-
-
 def summary(server: Server, table: str) -> dict[str, Any]:
     r = server.client.get(f"/api/tables/{table}")
     assert r.status_code == 200, r.text
@@ -333,7 +318,8 @@ def test_a_side_made_of_a_player_whose_partner_plays_still_needs_the_players_tur
 ) -> None:
     # a side's turns are its players' own: a bot partner's, a stand-in's or the timer's
     # do not count; a side of bots alone needs none
-    with serving(db_url, rated_min_turns=2) as server:
+    # a short grace: Alt, who never connects, is away (the stand-in plays) a second in
+    with serving(db_url, rated_min_turns=2, grace=1.0) as server:
         ana, alt = account(server, name("Ana")), account(server, name("Alt"))
         four = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy"},
                 {"kind": "bot", "bot": "greedy"}]  # fmt: skip
