@@ -22,6 +22,7 @@ runs every test. ``.ci/run`` runs every tier.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         tier = tier_of(item)
         if tier is not None and item.get_closest_marker(tier) is None:
             item.add_marker(getattr(pytest.mark, tier))
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers a core.
+
+    Many of the fast tier's tests wait (for a server's answer, a bot's move, a terminal's
+    frame) rather than compute, so a second worker a core keeps the cores busy: on a 2-core
+    machine the tier took 234 s with 4 workers against 275-310 s with 2.
+    """
+    del config
+    return 2 * (os.cpu_count() or 1)

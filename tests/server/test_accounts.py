@@ -92,11 +92,16 @@ def test_look_alikes_of_invisible_characters_and_other_scripts_capitals_are_one_
     assert not same_name("Bruna", "Bruno")
 
 
+DEFAULT_IGNORABLE = regex.findall(r"\p{DI}", "".join(map(chr, range(0x110000))))
+"""Every default-ignorable code point (Unicode's DI property: not shown, 4,174 of them);
+found in one pass over every code point (a match a code point took 12 s to collect)."""
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     name=st.text(st.characters(codec="utf-8", categories=["L", "N"]), min_size=1, max_size=12),
     hidden=st.lists(
-        st.sampled_from([chr(c) for c in range(0x110000) if regex.fullmatch(r"\p{DI}", chr(c))]),
+        st.sampled_from(DEFAULT_IGNORABLE),
         min_size=1,
         max_size=3,
     ),
