@@ -473,7 +473,12 @@ def option_names() -> list[str]:
     return list(_FIELDS)
 
 
-def _choices(name: str) -> tuple[str, ...] | None:
+def option_choices(name: str) -> tuple[str, ...] | None:
+    """The values an option of a few named choices takes, or None for other options.
+
+    >>> option_choices("aces"), option_choices("decks")
+    (('both', 'low', 'high'), None)
+    """
     hint = _HINTS[name]
     if typing.get_origin(hint) is Literal:
         return tuple(str(a) for a in get_args(hint))
@@ -492,7 +497,7 @@ def option_schema(name: str) -> dict[str, Any]:
     ({'type': 'integer', 'minimum': 2, 'maximum': 30}, 13)
     """
     hint = _HINTS[name]
-    choices = _choices(name)
+    choices = option_choices(name)
     if choices is not None:
         return {"type": "string", "enum": list(choices)}
     if hint is bool:
@@ -513,7 +518,7 @@ def coerce_option(name: str, value: Any) -> Any:
         raise RulesError(Refusal("option.unknown", {"given": shown(name), "options": [*_FIELDS]}))
     name = name.replace("-", "_")
     hint = _HINTS[name]
-    choices = _choices(name)
+    choices = option_choices(name)
     if choices is not None:
         if not isinstance(value, str) or value not in choices:
             raise RulesError(

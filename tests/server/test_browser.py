@@ -528,6 +528,14 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
     )
     page.select_option("#f-preset", "aberto")
     expect(page.locator("label[for=f-opt-pot_penalty]")).to_have_text("multa pelo morto não pego")
+    # the choices' values in Portuguese too, in the lists and in the preset's default
+    aces = page.locator("#f-opt-aces option").all_text_contents()
+    assert aces[1:] == ["ambos (A-2-3 e Q-K-A)", "só embaixo (A-2-3)", "só em cima (Q-K-A)"]
+    cutter = page.locator("#f-opt-cutter option").first.text_content() or ""
+    assert "quem joga primeiro" in cutter, cutter  # the preset's rule, in its words
+    shown = " | ".join(page.locator("#f-options select option").all_text_contents())
+    english = r"\b(both|low|high|any|deuce|clean|required|optional|penalty|finish-turn|at-once"
+    assert not re.search(english + r"|previous|first-player|none|pots|deal)\b", shown), shown
     page.click("#f-options summary")
     create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
     expect(page.locator("#whose")).to_contain_text(
@@ -759,11 +767,17 @@ def test_leaving_a_match_in_play_asks_first_and_a_bot_takes_the_seat(
     page = open_page()
     sign_in(page, "Nina")
     table = create_table(page, ["me", "heuristic", "heuristic", "heuristic"])
-    expect(page.locator(".hand .card")).to_have_count(11)
+    wait_my_draw(page)
     page.click("#leave-match")
     expect(page.locator("#confirm")).to_contain_text("A bot (heuristic) will play your seat")
+    # the table moves on while the question is open (here by her own draw; the others'
+    # moves do the same), and the question stays until it is answered
+    page.click("#act-draw")
+    expect(page.locator(".hand .card")).to_have_count(12)
+    expect(page.locator("#confirm")).to_contain_text("A bot (heuristic) will play your seat")
     page.click("#confirm-no")
-    expect(page.locator(".hand .card")).to_have_count(11)  # still seated
+    expect(page.locator("#confirm")).to_have_count(0)
+    expect(page.locator(".hand .card")).to_have_count(12)  # still seated
     page.click("#leave-match")
     page.click("#confirm-yes")
     page.wait_for_url(re.compile(r"#/$"))

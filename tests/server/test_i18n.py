@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from buraco.notes import NOTES
 from buraco.refusals import ENGLISH, placeholders
-from buraco.rules import OPTION_TOPICS, PRESETS
+from buraco.rules import OPTION_TOPICS, PRESETS, option_choices
 from buraco.server import i18n
 from buraco.server.app import create_app
 from buraco.server.errors import MESSAGES, NOTICES
@@ -62,6 +62,8 @@ def test_every_key_the_page_asks_for_is_in_the_catalog() -> None:
     built += [f"over.ended.{how}" for how in ("going-out", "stock", "blocked", "resigned")]
     built += [f"option.{name}" for name in OPTION_TOPICS]
     built += [f"option.{name}.help" for name in OPTION_TOPICS]
+    choices = {name: option_choices(name) or () for name in OPTION_TOPICS}
+    built += [f"option.{name}.value.{v}" for name, values in choices.items() for v in values]
     built += [f"rules.runs.{aces}" for aces in ("both", "low", "high")]
     built += [f"topic.{topic}" for topic in set(OPTION_TOPICS.values())]
     built += [f"tour.status.{status}" for status in ("open", "playing", "over")]

@@ -20,9 +20,9 @@ from buraco.rules import (
     OPTION_HELP,
     OPTION_TOPICS,
     PRESETS,
-    _choices,
     make_rules,
     option_bounds,
+    option_choices,
     option_names,
 )
 from buraco.server import i18n
@@ -159,7 +159,7 @@ def _presets() -> dict[str, Any]:
             "help": OPTION_HELP.get(name, ""),
             "topic": OPTION_TOPICS[name],
         }
-        choices = _choices(name)
+        choices = option_choices(name)
         if choices is not None:
             info.update(type="choice", choices=list(choices))
         elif hint is bool:

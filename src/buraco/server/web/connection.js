@@ -159,7 +159,8 @@ function onMessage(m) {
         }
       }
       tb.you = { ...(tb.you || {}), seat: m.seat };
-      tb.pending = false; tb.choice = null; tb.confirm = null;
+      tb.pending = false; tb.choice = null;
+      if (!tb.confirm?.lasting) tb.confirm = null;
       render(); break;
     }
     case "missed":

@@ -115,6 +115,8 @@ export function refusalWords(refusal) {
     else if (name === "option") shown[name] = optionName(value);
     else if (name === "preset") shown[name] = presetName(value);
     else if (name === "presets") shown[name] = value.map(presetName).join(", ");
+    else if (name === "values" && Array.isArray(value) && typeof refusal.params.option === "string") shown[name] = value.map((/** @type {any} */ v) => optionValue(refusal.params.option, v)).join(", ");
+    else if (name === "value" && typeof value === "string" && typeof refusal.params.option === "string") shown[name] = optionValue(refusal.params.option, value);
     else if (name === "values" || name === "options") shown[name] = value.join(", ");
     else if (name === "counts") shown[name] = value.join(" / ");
     else shown[name] = value;
@@ -126,6 +128,17 @@ export function refusalWords(refusal) {
 /** @param {string} name an option's identifier, shown as its label where the catalog has one */
 function optionName(name) {
   return lookup(`option.${name}`) === undefined ? name : `“${t(`option.${name}`)}”`;
+}
+
+/**
+ * An option's value in this language (a choice's words where the catalog has them).
+ * @param {string} name the option's identifier
+ * @param {any} value
+ * @returns {string}
+ */
+export function optionValue(name, value) {
+  const key = `option.${name}.value.${value}`;
+  return lookup(key) === undefined ? `${value}` : t(key);
 }
 
 /** @param {string} preset */

@@ -2,7 +2,7 @@
 import { accountPanel } from "./account.js";
 import { api } from "./api.js";
 import { el } from "./dom.js";
-import { t, tn, usePreset } from "./i18n.js";
+import { optionValue, t, tn, usePreset } from "./i18n.js";
 import { app, main } from "./state.js";
 
 /** Who this browser is (its guest cookie), shown in the header. */
@@ -158,8 +158,8 @@ function createForm() {
       seatsBox.append(el("div", { class: "field" }, el("label", { for: kind.id }, t("create.seat", { seat: i + 1 })), kind, bot));
     }
   };
-  /** @param {any} d */
-  const valueText = (d) => (Array.isArray(d) ? d.join(",") : d === true ? t("create.yes") : d === false ? t("create.no") : d);
+  /** @param {string} name @param {any} d */
+  const valueText = (name, d) => (Array.isArray(d) ? d.join(",") : d === true ? t("create.yes") : d === false ? t("create.no") : optionValue(name, d));
   const fillOptions = () => {
     optsBox.replaceChildren();
     optInputs = {};
@@ -182,12 +182,12 @@ function createForm() {
       const d = defaults[o.name];
       let input;
       let help = t(`option.${o.name}.help`);
-      const shown = d === undefined ? t("create.default") : t("create.default-is", { value: valueText(d) });
+      const shown = d === undefined ? t("create.default") : t("create.default-is", { value: valueText(o.name, d) });
       // every option starts at "the preset's rule": only what the player changes is sent
       if (o.type === "bool") {
         input = el("select", { id }, el("option", { value: "" }, shown), el("option", { value: "true" }, t("create.yes")), el("option", { value: "false" }, t("create.no")));
       } else if (o.type === "choice") {
-        input = el("select", { id }, el("option", { value: "" }, shown), o.choices.map((/** @type {string} */ c) => el("option", { value: c }, c)));
+        input = el("select", { id }, el("option", { value: "" }, shown), o.choices.map((/** @type {string} */ c) => el("option", { value: c }, optionValue(o.name, c))));
       } else if (o.type === "int") {
         input = el("input", { id, type: "number", min: o.min, max: o.max, step: 1, placeholder: shown });
         help = `${help}${help ? " " : ""}${t("create.range", { min: o.min ?? "…", max: o.max ?? "…" })}`;

@@ -109,11 +109,14 @@ function openingCost() {
 
 /**
  * Ask before doing something that cannot be taken back: the question, the button that
- * does it (beside Cancel), and what it does.
+ * does it (beside Cancel), and what it does. A question about a move goes with the next
+ * event (the position it was about is gone); one about the match (leaving, resigning)
+ * stays while the others play on, until it is answered.
  * @param {string} text @param {string} yes @param {() => void} run
+ * @param {boolean} [lasting] whether the question outlives the table's next event
  */
-function askFirst(text, yes, run) {
-  app.table.confirm = { text, yes, run };
+function askFirst(text, yes, run, lasting = false) {
+  app.table.confirm = { text, yes, run, lasting };
   render();
   /** @type {HTMLElement | null} */ (document.querySelector("#confirm button"))?.focus();
 }
@@ -126,12 +129,12 @@ async function tableAction(what, after) {
 
 /** Leaving a match in play: the stand-in bot takes the seat for good (asked first). */
 function askLeave() {
-  askFirst(t("leave.confirm", { bot: "heuristic" }), t("leave.yes"), () => tableAction("leave", () => { location.hash = "#/"; }));
+  askFirst(t("leave.confirm", { bot: "heuristic" }), t("leave.yes"), () => tableAction("leave", () => { location.hash = "#/"; }), true);
 }
 
 /** Conceding the match: your side loses it now (asked first). */
 function askResign() {
-  askFirst(t(app.table && app.table.view && alone(app.table.view) ? "resign.confirm.alone" : "resign.confirm"), t("resign.yes"), () => tableAction("resign"));
+  askFirst(t(app.table && app.table.view && alone(app.table.view) ? "resign.confirm.alone" : "resign.confirm"), t("resign.yes"), () => tableAction("resign"), true);
 }
 
 function confirmPanel() {
