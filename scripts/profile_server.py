@@ -13,7 +13,7 @@ log of actions (the events of its tables in the database, counted at each snapsh
 
 For where the time goes, sample the same server without tracing (tracing slows it about
 threefold): ``py-spy record --pid PID --duration 30 --format raw -o stacks.txt``.
-docs/online.md (Load: what one process holds) gives the figures of this machine.
+docs/online.md (Load: where one process's time goes at 500 tables) gives this machine's figures.
 """
 
 from __future__ import annotations
