@@ -533,7 +533,9 @@ def test_a_portuguese_browser_gets_the_table_in_portuguese_and_may_switch(
     assert aces[1:] == ["ambos (A-2-3 e Q-K-A)", "só embaixo (A-2-3)", "só em cima (Q-K-A)"]
     cutter = page.locator("#f-opt-cutter option").first.text_content() or ""
     assert "quem joga primeiro" in cutter, cutter  # the preset's rule, in its words
-    shown = " | ".join(page.locator("#f-options select option").all_text_contents())
+    shown = " | ".join(
+        page.locator("#f-options select option, #f-options [id^=help-]").all_text_contents()
+    )
     english = r"\b(both|low|high|any|deuce|clean|required|optional|penalty|finish-turn|at-once"
     assert not re.search(english + r"|previous|first-player|none|pots|deal)\b", shown), shown
     page.click("#f-options summary")
