@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
 
 from buraco.arena.gauntlet import (
     HOLDS,
@@ -28,6 +27,7 @@ from buraco.arena.timing import TimeSketch
 from buraco.bots import EXPLOITS
 from buraco.cli import app, common
 from buraco.rules import make_rules
+from clikit import CliRunner
 
 runner = CliRunner()
 

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from buraco.arena import ArenaResult, cluster, make_spec, run_arena
 from buraco.arena.cluster import ClusterError, batches, default_batch
 from buraco.cli import app
+from clikit import CliRunner
 
 runner = CliRunner()
 

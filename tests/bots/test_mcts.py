@@ -59,7 +59,11 @@ def test_the_same_seed_and_iterations_give_the_same_choices() -> None:
     game = _reach_a_discard(2)
     view = seat_view(game, game.turn)
     picks = {
-        str(MctsBot(seed=5, iterations=8, policy="greedy").choose(view, game.legal_actions()))
+        str(
+            MctsBot(seed=5, time=0, iterations=8, policy="greedy").choose(
+                view, game.legal_actions()
+            )
+        )
         for _ in range(2)
     }
     assert len(picks) == 1
@@ -74,8 +78,12 @@ def test_a_choice_depends_only_on_what_the_seat_has_seen() -> None:
     assert twin.hands != game.hands or twin.stock != game.stock
     view, twin_view = seat_view(game, seat), seat_view(twin, seat)
     assert view.to_dict() == twin_view.to_dict()
-    first = MctsBot(seed=1, iterations=8, policy="greedy").choose(view, game.legal_actions())
-    second = MctsBot(seed=1, iterations=8, policy="greedy").choose(twin_view, twin.legal_actions())
+    first = MctsBot(seed=1, time=0, iterations=8, policy="greedy").choose(
+        view, game.legal_actions()
+    )
+    second = MctsBot(seed=1, time=0, iterations=8, policy="greedy").choose(
+        twin_view, twin.legal_actions()
+    )
     assert first == second
 
 
@@ -92,7 +100,7 @@ def test_the_candidates_start_with_the_policy_choice() -> None:
     game = _reach_a_discard(5)
     view, legal = seat_view(game, game.turn), game.legal_actions()
     policy_choice = HeuristicBot(seed=0).choose(view, legal)
-    bot = MctsBot(seed=0, iterations=2, width=3)
+    bot = MctsBot(seed=0, time=0, iterations=2, width=3)
     candidates = bot.candidates(view, legal)
     assert candidates[0] == policy_choice
     assert len(set(candidates)) == len(candidates)
@@ -101,7 +109,7 @@ def test_the_candidates_start_with_the_policy_choice() -> None:
         assert 1 < len(discards) <= 3 and candidates[: len(discards)] == discards
         # with melds=True (the default) at most one play follows: what the policy would meld
         assert len(candidates) - len(discards) <= 1
-        unsearched = MctsBot(seed=0, iterations=2, width=1, melds=False)
+        unsearched = MctsBot(seed=0, time=0, iterations=2, width=1, melds=False)
         assert unsearched.candidates(view, legal) == [policy_choice]
 
 
@@ -110,22 +118,22 @@ def test_the_draw_is_searched_only_from_a_pile_of_the_given_size() -> None:
     while not (game.phase.name == "DRAW" and len(game.pile) == 1 and game.is_legal("take-pile")):
         game.apply(game.legal_actions()[-1] if game.phase.name == "PLAY" else "draw")
     view, legal = seat_view(game, game.turn), game.legal_actions()
-    assert len(MctsBot(seed=0, iterations=2, pile=1).candidates(view, legal)) == 2
-    assert len(MctsBot(seed=0, iterations=2, pile=2).candidates(view, legal)) == 1
+    assert len(MctsBot(seed=0, time=0, iterations=2, pile=1).candidates(view, legal)) == 2
+    assert len(MctsBot(seed=0, time=0, iterations=2, pile=2).candidates(view, legal)) == 1
 
 
 def test_without_evidence_the_policy_choice_stands() -> None:
     # a margin no search can reach: the bot plays exactly what its policy would
     game = _reach_a_discard(6)
     view, legal = seat_view(game, game.turn), game.legal_actions()
-    bot = MctsBot(seed=3, iterations=4, margin=1e9)
+    bot = MctsBot(seed=3, time=0, iterations=4, margin=1e9)
     assert bot.choose(view, legal) == HeuristicBot(seed=0).choose(view, legal)
 
 
 def test_it_plays_whole_hands_of_several_presets() -> None:
     for preset, players in [("fechado", 2), ("us", 4), ("italiano", 3)]:
         game = Game(preset, players=players, seed=6, match=False)
-        bots = [MctsBot(seed=s, iterations=3, policy="greedy") for s in range(players)]
+        bots = [MctsBot(seed=s, time=0, iterations=3, policy="greedy") for s in range(players)]
         assert play_hand(game, bots) > 0
         assert game.is_hand_over()
 
@@ -149,13 +157,17 @@ def test_playouts_stop_after_depth_rounds_and_are_scored_by_the_evaluation() -> 
     evaluation = Evaluation.for_rules(game.rules)
     cut = game.clone()
     no_habits = [None] * 4
-    result = MctsBot(seed=0, iterations=1, depth=2)._playout(cut, 0, 7, evaluation, no_habits)
+    result = MctsBot(seed=0, time=0, iterations=1, depth=2)._playout(
+        cut, 0, 7, evaluation, no_habits
+    )
     assert not cut.is_hand_over()
     assert sum(isinstance(e.action, Discard) for e in cut.events) == 2 * 4  # two rounds
     assert result == evaluation.result(cut, 0) != 0
     # depth 0: to the end of the hand, scored by the game itself
     whole = game.clone()
-    result = MctsBot(seed=0, iterations=1, depth=0)._playout(whole, 0, 7, evaluation, no_habits)
+    result = MctsBot(seed=0, time=0, iterations=1, depth=0)._playout(
+        whole, 0, 7, evaluation, no_habits
+    )
     totals = [s.total for s in whole.scores()]
     assert whole.is_hand_over() and result == totals[0] - totals[1]
 
@@ -166,7 +178,7 @@ def test_the_default_search_cuts_its_playouts() -> None:
 
 
 def test_the_evaluation_follows_the_rules_of_the_view() -> None:
-    bot = MctsBot(seed=0, iterations=2, policy="greedy", prune=0)
+    bot = MctsBot(seed=0, time=0, iterations=2, policy="greedy", prune=0)
     for preset, players in [("aberto", 4), ("italiano", 3)]:
         game = Game(preset, players=players, seed=7, match=False)
         movers = [GreedyBot(seed=s) for s in range(players)]
@@ -190,7 +202,7 @@ def test_a_closed_pile_is_measured_by_its_size_not_its_visible_top() -> None:
         assert not game.is_hand_over()
     view, legal = _ask(game)
     assert len(view.pile) == 1 < view.pile_size
-    assert len(MctsBot(seed=0, iterations=2, pile=2).candidates(view, legal)) == 2
+    assert len(MctsBot(seed=0, time=0, iterations=2, pile=2).candidates(view, legal)) == 2
 
 
 def _reach_a_play(seed: int) -> tuple[SeatView, tuple[Action, ...]]:
@@ -214,11 +226,13 @@ def _reach_a_play(seed: int) -> tuple[SeatView, tuple[Action, ...]]:
 def test_a_meld_is_searched_against_holding_it_and_discarding() -> None:
     view, legal = _reach_a_play(3)
     suggestion = HeuristicBot(seed=0).choose(view, legal)
-    candidates = MctsBot(seed=0, iterations=2).candidates(view, legal)
+    candidates = MctsBot(seed=0, time=0, iterations=2).candidates(view, legal)
     assert candidates[0] == suggestion
     assert sum(isinstance(a, Discard) for a in candidates) == 1  # the policy's discard
     assert all(a in legal for a in candidates) and len(set(candidates)) == len(candidates)
-    assert MctsBot(seed=0, iterations=2, melds=False).candidates(view, legal) == [suggestion]
+    assert MctsBot(seed=0, time=0, iterations=2, melds=False).candidates(view, legal) == [
+        suggestion
+    ]
 
 
 def _habit_game(bots: list[Bot]) -> Game:
@@ -244,7 +258,7 @@ def test_a_player_who_always_takes_the_pile_is_read_as_a_habit() -> None:
 def test_in_playouts_a_seat_with_a_habit_draws_by_it() -> None:
     game = Game("aberto", players=2, seed=9, match=False)
     evaluation = Evaluation.for_rules(game.rules)
-    bot = MctsBot(seed=0, iterations=1, depth=6)
+    bot = MctsBot(seed=0, time=0, iterations=1, depth=6)
     for habit, kind in ((DRAW, TakePile), (TAKE_PILE, Draw)):
         cut = game.clone()
         bot._playout(cut, 0, 7, evaluation, [habit, habit])
@@ -272,7 +286,7 @@ def test_a_search_no_candidate_can_win_in_its_budget_stops_early() -> None:
     for seed in range(4, 10):
         game = _reach_a_discard(seed)
         view, legal = seat_view(game, game.turn), game.legal_actions()
-        if len(MctsBot(seed=0, iterations=2).candidates(view, legal)) < 2:
+        if len(MctsBot(seed=0, time=0, iterations=2).candidates(view, legal)) < 2:
             continue
         hopeless = MctsBot(seed=2, time=0, iterations=40, prune=0, margin=1e6, futile=1)
         hopeless.choose(view, legal)
@@ -322,7 +336,7 @@ def _searched_discard() -> tuple[SeatView, list[Action]]:
     for seed in range(4, 10):
         game = _reach_a_discard(seed)
         view, legal = seat_view(game, game.turn), list(game.legal_actions())
-        if len(MctsBot(seed=0, iterations=2).candidates(view, legal)) > 1:
+        if len(MctsBot(seed=0, time=0, iterations=2).candidates(view, legal)) > 1:
             return view, legal
     raise AssertionError("no position with a choice to search")
 

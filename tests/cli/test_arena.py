@@ -5,11 +5,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from buraco import replay
 from buraco.bots import split_specs
 from buraco.cli import app
+from clikit import CliRunner
 
 runner = CliRunner()
 

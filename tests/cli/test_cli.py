@@ -5,12 +5,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from buraco import replay as replay_record
 from buraco.cli import app
 from buraco.cli import bench as bench_cli
 from buraco.compiled import compiled_modules
+from clikit import CliRunner
 
 runner = CliRunner()
 

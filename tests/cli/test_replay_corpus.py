@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from buraco import Game
 from buraco.bots import make_bot, play_hand
 from buraco.cli import app
+from clikit import CliRunner
 
 runner = CliRunner()
 

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from buraco.cli import app
 from buraco.cli.play import farewell
 from buraco.review import GRADES
+from clikit import CliRunner
 from reviewkit import short_record
 
 runner = CliRunner()

@@ -7,9 +7,8 @@ import io
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from buraco.cli import app
+from clikit import CliRunner
 
 runner = CliRunner()
 

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from buraco.bots import make_bot, play_hand
 from buraco.cli import app
 from buraco.fairness import commitment, new_deal
 from buraco.game import Game
 from buraco.rules import make_rules
+from clikit import CliRunner
 
 runner = CliRunner()
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import httpx
 import pytest
-from typer.testing import CliRunner
 
 from buraco.cli import app
 from buraco.server.store import Store
+from clikit import CliRunner
 from serverkit import free_port, start_serve
 
 runner = CliRunner()

@@ -15,7 +15,6 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 from starlette.testclient import WebSocketTestSession
-from typer.testing import CliRunner
 
 from buraco.cli import app as cli
 from buraco.fairness import verify
@@ -23,6 +22,7 @@ from buraco.replays import replay
 from buraco.server.app import create_app
 from buraco.server.models import EventRow, SeatRow, TableRow
 from buraco.server.store import Conflict, Store, now
+from clikit import CliRunner
 from serverkit import Server, make_settings, receive, until, wait_for, whole_view
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 import buraco.cli.play as play_cli
 from buraco import make_rules
@@ -17,6 +16,7 @@ from buraco.cli.play import make_app
 from buraco.record import save
 from buraco.tui.app import PlayApp
 from buraco.tui.controller import Controller
+from clikit import CliRunner
 from tui.driver import play_hand_directly
 
 runner = CliRunner()

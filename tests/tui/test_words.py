@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from textual.binding import Binding
 from textual.widgets import Footer, Static
-from typer.testing import CliRunner
 
 from buraco import make_rules
 from buraco.cards import parse_cards
@@ -22,6 +21,7 @@ from buraco.tui.app import PlayApp
 from buraco.tui.controller import Controller
 from buraco.tui.help import HelpScreen
 from catalogkit import assert_translated, catalog
+from clikit import CliRunner
 from tui.driver import footer_keys, screen_showing, screen_text, settle, stacked
 
 TUI = Path(str(files("buraco.tui")))

@@ -162,7 +162,7 @@ class RedisBus(Bus):
                 self.connected = False
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
                 with contextlib.suppress(Exception):
                     await client.aclose()
             await asyncio.sleep(backoff)

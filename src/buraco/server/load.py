@@ -155,6 +155,10 @@ async def _player(
                         json.dumps({"type": "action", "version": sent[0], "action": last})
                     )
                     continue
+                if m.get("key") == "not-over.hand":
+                    # a "ready" that crossed the next deal (or the match's end): not an
+                    # answer to the action in flight, which is still awaited
+                    continue
                 if sent is not None and started.is_set():
                     result.refused += 1
                     code = str(m.get("code", "?"))[:40]
