@@ -11,7 +11,7 @@ import { loadMe, renderMe, showLobby } from "./lobby.js";
 import { showBoard, showProfile } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { app } from "./state.js";
-import { render } from "./table.js";
+import { refit, render } from "./table.js";
 import { showTournament, showTournaments } from "./tournaments.js";
 
 /** @type {string | null} the game page last shown, to tell a replay's own steps from a new page */
@@ -57,6 +57,14 @@ function renderHeader() {
     box.addEventListener("change", async () => { await setOn(name, box.checked); box.checked = isOn(name); });
     return el("label", { class: "opt" }, box, ` ${label}`);
   };
+  // on a small screen the options fold into a menu, opened by its button
+  const menu = /** @type {HTMLButtonElement} */ (document.getElementById("menu"));
+  menu.textContent = t("header.menu");
+  menu.onclick = () => {
+    const open = menu.getAttribute("aria-expanded") !== "true";
+    menu.setAttribute("aria-expanded", open ? "true" : "false");
+    document.body.classList.toggle("menu-open", open);
+  };
   /** @type {HTMLElement} */ (document.getElementById("options")).replaceChildren(
     el("a", { href: "#/ratings", id: "ratings-link" }, t("header.ratings")),
     el("a", { href: "#/tournaments", id: "tournaments-link" }, t("header.tournaments")),
@@ -64,7 +72,11 @@ function renderHeader() {
     alertSwitch("sound", t("header.sound")), alertSwitch("notify", t("header.notify")), choose);
 }
 
+window.addEventListener("resize", refit);
 window.addEventListener("hashchange", () => {
+  // a new page closes the header's menu
+  document.body.classList.remove("menu-open");
+  document.getElementById("menu")?.setAttribute("aria-expanded", "false");
   // the replay page rewrites its own address as it steps; that is not a new page
   const game = location.hash.startsWith("#/game/") ? location.hash.split("?")[0] : null;
   if (game && app.replayKeys && lastGame === game) return;

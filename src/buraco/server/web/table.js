@@ -203,10 +203,11 @@ export function render() {
   if (v) parts.push(board(v, seat));
   else if (tb.info.status !== "waiting") parts.push(el("p", {}, t("table.dealing")));
   tb.board.replaceChildren(...parts);
+  fitPlay();
   renderReason();
   document.title = myTurn() ? t("title.your-turn") : t("title.page");
   // a turn of yours begins: the sound and notification, if switched on
-  if (myTurn() && !tb.wasMyTurn) yourTurn(tb.title.textContent || "");
+  if (myTurn() && !tb.wasMyTurn) { yourTurn(tb.title.textContent || ""); bringPlayIntoView(); }
   tb.wasMyTurn = myTurn();
   if (focusKey) /** @type {HTMLElement | null} */ (document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`))?.focus();
   const over = v && v.scores ? `${v.hand_number}` : null;
@@ -218,6 +219,31 @@ export function render() {
       if (!focusKey || !document.activeElement || document.activeElement === document.body) /** @type {HTMLElement | null} */ (box.querySelector("button"))?.focus({ preventScroll: true });
     }
   }
+}
+
+/**
+ * Sizes the play area to the screen below where it starts (app.css: --play-top), so that
+ * the seats, the stock, the pile, the hand and the actions fit the screen at once.
+ */
+export function fitPlay() {
+  const play = document.getElementById("play");
+  if (!play) return;
+  const top = play.getBoundingClientRect().top + window.scrollY;
+  document.documentElement.style.setProperty("--play-top", `${Math.round(top)}px`);
+}
+
+/** After the screen changes size (a phone turned): the play area refitted, in view in your turn. */
+export function refit() {
+  fitPlay();
+  if (app.table && myTurn()) bringPlayIntoView();
+}
+
+/** At the start of your turn, the whole play area in view (a short screen scrolls to it). */
+function bringPlayIntoView() {
+  const play = document.getElementById("play");
+  if (!play || play.classList.contains("over")) return;
+  const box = play.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight + 1) play.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "end" });
 }
 
 function inviteLink() {
@@ -392,7 +418,11 @@ function board(v, seat) {
   if (turn === null || turn === undefined) whose = t("table.hand-over");
   else if (turn === seat) whose = el("strong", {}, v.phase === "draw" ? t("table.your-turn-draw") : t("table.your-turn-play"));
   else whose = t("table.their-turn", { name: names[turn] });
-  felt.append(el("div", { class: "status", id: "status" },
+  // the play area: the table (status, seats, stock and pile, melds) and your hand, sized to the
+  // screen so that a whole turn is played without scrolling (the melds scroll in their place)
+  const tableSide = el("div", { class: "table-side" });
+  const handSide = el("div", { class: "hand-side" });
+  tableSide.append(el("div", { class: "status", id: "status" },
     el("span", {}, t("table.hand-number", { n: v.hand_number + 1 })),
     el("span", { id: "whose" }, whose),
     clock !== null ? el("span", { class: `clock${warnNow() ? " warn" : ""}`, id: "clock", role: warnNow() ? "alert" : null }, clock) : null,
@@ -418,12 +448,12 @@ function board(v, seat) {
   el("span", { class: "pile-cards" }, pileCards.length ? pileCards : t("table.empty")));
   const middle = el("div", { class: "middle" }, stock, pile,
     el("div", { class: "pots" }, potText, v.taken_top ? el("div", {}, t(mine ? "table.taken-top-mine" : "table.taken-top", { card: cardName(v.taken_top) })) : null));
-  felt.append(el("div", { class: `ring ring-${n}`, role: "group", "aria-label": t("table.players") }, seatNodes, middle));
+  tableSide.append(el("div", { class: `ring ring-${n}`, role: "group", "aria-label": t("table.players") }, seatNodes, middle));
   // the end of a hand: its scores first, then the table as it ended
-  if (v.scores) felt.append(handOver(v, seat));
+  if (v.scores) tableSide.append(handOver(v, seat));
   // sides and melds
   const moves = legal().filter((a) => a.startsWith("move "));
-  felt.append(el("div", { class: "sides" }, v.melds.map((/** @type {any[]} */ melds, /** @type {number} */ side) => {
+  tableSide.append(el("div", { class: "sides" }, v.melds.map((/** @type {any[]} */ melds, /** @type {number} */ side) => {
     const own = side === v.side;
     const seatsOf = sideName(v, side);
     const facts = [t("side.match", { n: v.totals[side] }), t("side.on-table", { n: v.table_points[side] })];
@@ -441,12 +471,13 @@ function board(v, seat) {
     }) : el("span", { class: "muted-light" }, t("side.no-melds")));
     return el("section", { class: `side${own ? " own" : ""}`, "aria-label": t("side.label", { names: seatsOf }) }, head, list);
   })));
-  if (tb.choice) felt.append(choicePanel());
-  if (tb.confirm) felt.append(confirmPanel());
-  felt.append(el("div", { id: "reason", role: "alert" }));
+  if (tb.choice) handSide.append(choicePanel());
+  if (tb.confirm) handSide.append(confirmPanel());
+  handSide.append(el("div", { id: "reason", role: "alert" }));
   // my hand and actions, or a spectator's note
-  if (seat !== null) felt.append(handPanel(v, fresh.drawn));
-  else felt.append(el("p", { class: "watching" }, t("table.watching")));
+  if (seat !== null) handSide.append(handPanel(v, fresh.drawn));
+  else handSide.append(el("p", { class: "watching" }, t("table.watching")));
+  felt.append(el("div", { class: `play${v.scores ? " over" : ""}`, id: "play" }, tableSide, handSide));
   if (v.options) felt.append(rulesPanel(v.options, tb.info.preset));
   if (feed.length) {
     felt.append(el("details", { class: "log" }, el("summary", {}, t("table.last-move", { move: feedWords(feed[feed.length - 1], names) })),
@@ -506,6 +537,9 @@ function choicePanel() {
     el("p", {}, c.title), c.options.map((/** @type {string} */ a) => el("button", { type: "button", "data-action": a, onclick: () => act(a) }, choiceLabel(a))),
     el("button", { type: "button", onclick: () => { app.table.choice = null; render(); } }, t("choice.cancel")));
 }
+
+/** The most cards the hand shows in one row (15 fit a 360-pixel phone). */
+const HAND_ROW = 15;
 
 /** Your hand and its moves; `drawn`: the card you drew this turn, to mark. @param {any} v @param {string | null} drawn */
 function handPanel(v, drawn) {
@@ -595,11 +629,19 @@ function handPanel(v, drawn) {
   const typed = /** @type {HTMLInputElement} */ (el("input", { id: "typed", placeholder: "meld 7H 8H 9H", maxlength: 500, autocomplete: "off", "aria-label": t("typed.label") }));
   const typedForm = el("form", { class: "row typed", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); if (typed.value.trim()) act(typed.value.trim()); } },
     el("label", { for: "typed", class: "typed-label" }, t("typed.prompt")), typed, el("button", { type: "submit" }, t("typed.send")));
+  // one row of cards overlapping as far as they must (app.css reads each row's count); a
+  // hand of more than HAND_ROW cards in two rows, so that every card's corner stays readable
+  const rows = cards.length > HAND_ROW ? [cards.slice(0, Math.ceil(cards.length / 2)), cards.slice(Math.ceil(cards.length / 2))] : [cards];
+  const handRow = el("div", { class: `hand${tb.arranging ? " arranging" : ""}`, role: "group", "aria-label": t("hand.label") },
+    rows.map((row) => {
+      const node = el("div", { class: "hand-row" }, row);
+      node.style.setProperty("--n", String(Math.max(row.length, 2)));
+      return node;
+    }));
   return el("section", { class: "panel mine", "aria-labelledby": "hand-h" },
-    el("div", { class: "row" }, el("h2", { id: "hand-h" }, t("hand.title", { n: hand.length })), v.hidden_pot ? el("span", {}, tn("hand.hidden-pot", v.hidden_pot)) : null,
-      sel.length ? el("span", { class: "muted" }, t("hand.selected", { cards: sel.map(cardText).join(" ") })) : null),
-    el("div", { class: `hand${tb.arranging ? " arranging" : ""}`, role: "group", "aria-label": t("hand.label") }, cards),
-    arrangeBar,
+    el("div", { class: "row hand-head" }, el("h2", { id: "hand-h" }, t("hand.title", { n: hand.length })), v.hidden_pot ? el("span", { class: "small" }, tn("hand.hidden-pot", v.hidden_pot)) : null,
+      sel.length ? el("span", { class: "muted selected" }, t("hand.selected", { cards: sel.map(cardText).join(" ") })) : null, arrangeBar),
+    handRow,
     el("div", { class: "actions", role: "toolbar", "aria-label": t("act.label") }, buttons),
     el("p", { class: "hint", id: "hint" }, hint),
     mine ? typedForm : null);
