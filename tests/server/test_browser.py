@@ -335,6 +335,21 @@ def test_a_refused_move_shows_the_reason_and_changes_nothing(
     page.keyboard.press("d")
     expect(page.locator("#whose")).to_contain_text("meld, add or discard")
     expect(page.locator("#reason")).to_be_empty()
+    # 045 §Defects: a selection that makes no meld says so (the hint used to say "Meld them");
+    # Meld then gives the engine's reason and changes nothing
+    codes = [c.get_attribute("data-card") or "" for c in page.locator(".hand .card").all()]
+    for i, code in enumerate(no_meld_in(codes)):
+        page.locator(f'.hand .card[data-card="{code}"][aria-pressed="false"]').first.click()
+        if i == 1 and not page.locator(".meld.fits").count():
+            expect(page.locator("#hint")).to_have_text(
+                "A meld takes at least three cards; or select one card to discard."
+            )
+    if not page.locator(".meld.fits").count():
+        expect(page.locator("#hint")).to_contain_text("These cards make no meld")
+    page.click("#act-meld")
+    expect(page.locator("#reason")).not_to_be_empty()
+    assert len(hand(page)) == 12
+    page.keyboard.press("Escape")
     page.locator(".hand .card").first.focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
@@ -909,6 +924,22 @@ def a_meld_in(codes: list[str], preset: str = "aberto") -> tuple[list[str], str 
             if meld(three):
                 return list(three), None
     return None
+
+
+def no_meld_in(codes: list[str], preset: str = "aberto") -> list[str]:
+    """Three natural cards of a hand that make no meld under a preset's rules."""
+    from itertools import combinations
+
+    from buraco.cards import parse_card
+    from buraco.melds import TableMeld, shape_of
+    from buraco.rules import make_rules
+
+    rules = make_rules(preset, players=4)
+    naturals = [c for c in codes if c != "JK" and c[0] != "2"]
+    for three in combinations(naturals, 3):
+        if not isinstance(shape_of(tuple(parse_card(c) for c in three), rules), TableMeld):
+            return list(three)
+    raise AssertionError(f"every three cards of {codes} meld")
 
 
 def least_useful(codes: list[str]) -> str:

@@ -20,6 +20,7 @@ from buraco.tui.app import MESSAGE_LINES, PlayApp
 from buraco.tui.choice import ChoiceScreen, QuitScreen
 from buraco.tui.controller import Controller
 from buraco.tui.help import HelpScreen
+from buraco.tui.render import card_label
 from buraco.tui.results import HandOverScreen, MatchOverScreen
 from buraco.tui.table import PILE, STOCK, PileView, TableView
 from tui.driver import (
@@ -124,6 +125,31 @@ async def test_an_illegal_attempt_shows_the_engines_reason_and_changes_nothing(
         await pilot.press("q", "y")  # the file cannot be written: the game stays open
         assert app.is_running and not isinstance(app.screen, QuitScreen)
         assert app.message.startswith("cannot save to ") and "No such file" in app.message
+
+
+async def test_x_with_nothing_selected_selects_the_card_and_a_second_x_discards_it(
+    tmp_path: Path,
+) -> None:
+    # 045 §Defects: x with nothing selected discarded the card under the cursor at once
+    c = stacked(tmp_path, hands=[HAND], stock="TH")
+    app = PlayApp(c, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        after_draw = c.record()
+        app.hand.focus()
+        await pilot.press("escape")
+        assert app.hand.selected == set()
+        card = app.hand.cursor_card()
+        assert card is not None
+        await pilot.press("x")
+        assert c.record() == after_draw  # nothing discarded yet
+        assert app.hand.selected_cards() == [card]
+        assert app.message == f"{card_label(card)} selected: x again discards it (Esc unselects)"
+        await pilot.press("x")
+        await settle(pilot, app)
+        assert c.record() != after_draw
+        assert f"you: discard {CARD_NAMES[card]}" in c.view().log
 
 
 async def test_melding_asks_where_the_wild_stands_and_adding_asks_its_end(

@@ -426,7 +426,10 @@ class PlayApp(App[Path | None]):
 
     @guarded
     def action_discard(self) -> None:
-        """Discard the selected card, or the one under the cursor."""
+        """Discard the selected card, or select the one under the cursor for a second ``x``.
+
+        A discard is not taken back, so with nothing selected ``x`` only selects.
+        """
         cards = self.hand.selected_cards()
         if len(cards) > 1:
             self.say(t("tui.say.one-to-discard"), "error")
@@ -434,6 +437,10 @@ class PlayApp(App[Path | None]):
         card = cards[0] if cards else self.hand.cursor_card()
         if card is None:
             self.say(t("tui.say.no-card"), "error")
+            return
+        if not cards and self.controller.view().phase != "draw":
+            self.hand.toggle(self.hand.cursor)
+            self.say(t("tui.say.discard-again", card=card_label(card)))
             return
         self.act(Discard(card))
 

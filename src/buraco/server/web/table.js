@@ -69,8 +69,13 @@ function doMeld() {
   const options = meldOptions(sel);
   if (options.length === 1) return act(options[0]);
   if (options.length > 1) return choose(options, t("choice.meld-wild"));
-  act(`meld ${sel.join(" ")}`); // not a legal meld: the server says why
+  // not a legal meld: the server says why, about the cards and not their order (low to high,
+  // the wilds last, as the notation writes a run)
+  act(`meld ${[...sel].sort((a, b) => meldRank(a) - meldRank(b)).join(" ")}`);
 }
+
+/** A card's place when a selection is written as a meld: by rank, wilds last. @param {string} code */
+function meldRank(code) { return code === "JK" || code[0] === "2" ? 99 : "A3456789TJQK".indexOf(code[0]); }
 
 /** @param {number} n */
 function doAdd(n) {
@@ -177,6 +182,7 @@ async function doHint() {
 
 /** @param {string[]} options @param {string} title */
 function choose(options, title) {
+  app.table.reason = ""; // an earlier refusal is not about this choice
   app.table.choice = { options, title };
   render();
   /** @type {HTMLElement | null} */ (document.querySelector("#choices button"))?.focus();
@@ -625,7 +631,9 @@ function handPanel(v, drawn) {
   else if (drawPhase) hint = t("hint.draw");
   else if (!sel.length) hint = t(alone(v) ? "hint.select.alone" : "hint.select");
   else if (document.querySelector(".meld.fits") || v.melds[v.side].some((/** @type {any} */ m) => addOptions(m.number, sel).length)) hint = t("hint.highlighted");
-  else hint = sel.length === 1 ? t("hint.discard-or-more") : t("hint.meld-or-one");
+  else if (sel.length === 1) hint = t("hint.discard-or-more");
+  else if (sel.length === 2) hint = t("hint.meld-needs-three");
+  else hint = melds.length ? t("hint.meld-or-one") : t("hint.no-meld");
   const typed = /** @type {HTMLInputElement} */ (el("input", { id: "typed", placeholder: "meld 7H 8H 9H", maxlength: 500, autocomplete: "off", "aria-label": t("typed.label") }));
   const typedForm = el("form", { class: "row typed", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); if (typed.value.trim()) act(typed.value.trim()); } },
     el("label", { for: "typed", class: "typed-label" }, t("typed.prompt")), typed, el("button", { type: "submit" }, t("typed.send")));
