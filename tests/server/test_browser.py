@@ -55,7 +55,7 @@ from buraco.server.settings import Settings  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
-TIMEOUT = 15_000
+TIMEOUT = 30_000
 """Milliseconds a step may take before a test fails (a 2-core machine under load)."""
 
 
