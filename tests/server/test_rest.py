@@ -963,7 +963,7 @@ def test_bots_are_named_like_people_and_never_like_a_guest_at_the_table(
         assert all(n in BOT_NAMES and n != "Tião" for n in names[1:])
         assert all(s["kind"] == "bot" and s["bot"] for s in t["seats"][1:])
         seen.update(names[1:])
-    assert len(seen) > 6  # not always the same three
+    assert len(seen) > 4  # not always the same three (8 tables of 3 bots of 7 names)
 
 
 def test_the_lobby_lists_your_own_tables_first_private_ones_too(shared: Server) -> None:

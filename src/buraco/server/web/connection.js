@@ -19,6 +19,7 @@ export function showTable(id, invite) {
     id, invite, version: null, view: null, info: null, you: null, selected: new Set(), chat: [],
     reason: "", closing: false, retry: 0, ready: false, reveal: null, pending: false, choice: null, confirm: null,
     asked: false, ws: null, pinger: null, board: null, status: null, clock: null, clockAt: 0,
+    dragging: false, renderLater: false,
   };
   const tb = app.table;
   tb.status = el("span", { id: "conn", class: "muted", role: "status", "aria-live": "polite" }, t("conn.connecting"));

@@ -192,6 +192,8 @@ function choose(options, title) {
 export function render() {
   const tb = app.table;
   if (!tb || !tb.info) return;
+  // a card being dragged keeps its hand: what came meanwhile is drawn when it is dropped
+  if (tb.dragging) { tb.renderLater = true; return; }
   usePreset(tb.info.preset);
   const v = tb.view;
   const seat = mySeat();
@@ -571,7 +573,11 @@ function handPanel(v, drawn) {
       // arranging by taps: the first tap picks a card, the next puts it before the one tapped
       if (tb.picked === null) { tb.picked = key; render(); } else if (tb.picked === key) { tb.picked = null; render(); } else rearrange(moveKey(shown, tb.picked, key));
     });
-    b.addEventListener("dragstart", (e) => { e.dataTransfer?.setData("text/plain", key); });
+    b.addEventListener("dragstart", (e) => { e.dataTransfer?.setData("text/plain", key); tb.dragging = true; });
+    b.addEventListener("dragend", () => {
+      tb.dragging = false;
+      if (tb.renderLater) { tb.renderLater = false; render(); }
+    });
     b.addEventListener("dragover", (e) => { e.preventDefault(); });
     b.addEventListener("drop", (e) => {
       e.preventDefault();
