@@ -817,11 +817,12 @@ export function chatPanel() {
     el("div", { id: "chat", class: "chat", role: "log", "aria-live": "polite" }), form);
   const unread = el("button", { type: "button", id: "chat-unread", class: "chat-unread", hidden: true,
     onclick: () => panel.scrollIntoView({ behavior: "smooth", block: "end" }) });
-  // lines that come while the chat is out of sight are counted on a button that shows it
+  // lines that come while the chat is out of sight (less than half of it on the screen) are
+  // counted on a button that shows it
   new IntersectionObserver((seen) => {
-    chatSeen = seen.some((x) => x.isIntersecting);
+    chatSeen = seen.some((x) => x.intersectionRatio >= 0.5);
     if (chatSeen) { unreadLines = 0; unread.hidden = true; }
-  }).observe(panel);
+  }, { threshold: [0, 0.5, 1] }).observe(panel);
   return [panel, unread];
 }
 
