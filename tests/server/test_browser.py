@@ -195,6 +195,23 @@ def draw_and_discard(page: Page, *, tap: bool = False) -> None:
     expect(page.locator("#whose")).not_to_contain_text("meld, add or discard")
 
 
+def ask_rematch(page: Page, table: str) -> None:
+    """Ask for a rematch and wait for its table; a click that lands as the page redraws (a
+    bot's move, the reveal) is lost, so it is clicked again."""
+
+    def left(url: str) -> bool:
+        return "#/table/" in url and table not in url
+
+    for _ in range(3):
+        if left(page.url):
+            break
+        if page.locator("#rematch").count():
+            page.click("#rematch")
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_url(left, timeout=10_000)
+    page.wait_for_url(left)
+
+
 def assert_accessible(page: Page, where: str) -> None:
     """No serious or critical accessibility violation on the page (axe-core)."""
     from axe_playwright_python.sync_playwright import Axe
@@ -287,15 +304,7 @@ def test_two_people_and_two_bots_play_a_hand_by_clicks(open_page: Callable[..., 
     assert seats_played == {0, 1, 2, 3}
 
     # a rematch: offered to Bia, who accepts; then both are dealt in at the new table
-    # a click that lands as the page redraws (a bot's move, the reveal) is lost: click again
-    for _ in range(3):
-        if "#/table/" in ana.url and table not in ana.url:
-            break
-        if ana.locator("#rematch").count():
-            ana.click("#rematch")
-        with contextlib.suppress(PlaywrightTimeout):
-            ana.wait_for_url(lambda url: "#/table/" in url and table not in url, timeout=10_000)
-    ana.wait_for_url(lambda url: "#/table/" in url and table not in url)
+    ask_rematch(ana, table)
     expect(ana.locator("#wait-h")).to_be_visible()
     expect(ana.locator(".seat-list")).to_contain_text("Bia: asked to the rematch, no answer yet")
     expect(bia.locator("#rematch-offer")).to_contain_text("A rematch is offered")
@@ -1158,15 +1167,7 @@ def test_a_rematch_accepted_by_one_and_declined_by_another(
     ana.click("#resign")  # the quickest way to a match's end
     ana.click("#confirm-yes")
     expect(ana.locator("#over-h")).to_have_text("Match over")
-    # a click that lands as the page redraws (a bot's move, the reveal) is lost: click again
-    for _ in range(3):
-        if "#/table/" in ana.url and table not in ana.url:
-            break
-        if ana.locator("#rematch").count():
-            ana.click("#rematch")
-        with contextlib.suppress(PlaywrightTimeout):
-            ana.wait_for_url(lambda url: "#/table/" in url and table not in url, timeout=10_000)
-    ana.wait_for_url(lambda url: "#/table/" in url and table not in url)
+    ask_rematch(ana, table)
     expect(bia.locator("#rematch-offer")).to_be_visible()
     expect(caio.locator("#rematch-offer")).to_be_visible()
     caio.click("#rematch-decline")
